@@ -1,0 +1,126 @@
+// dmlcpu — C++ API: compile a DirectML operator descriptor once, execute it many times on the CPU.
+//
+//   dmlcpu::Device device;                                  // all cores
+//   auto op = device.Compile(desc, {});                     // validates and plans
+//   if (!op.ok()) { puts(op.status().message().c_str()); }
+//   Status s = op->Execute({{input, input_bytes}, {indices, indices_bytes}},
+//                          {{output, output_bytes}});
+#ifndef DMLCPU_DMLCPU_H_
+#define DMLCPU_DMLCPU_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/status.h"
+
+#include <oneapi/tbb/task_arena.h>
+
+namespace dmlcpu {
+
+namespace internal {
+struct DeviceState;
+struct Plan;
+}  // namespace internal
+
+// What Execute does with an index outside [-D, D-1] (signed types) or [0, D-1] (unsigned).
+enum class IndexPolicy : uint32_t {
+  // DirectML's documented promise: no error, reads stay inside the input. Per coordinate: a
+  // negative index is wrapped once (v + D), the result read as unsigned and clamped to D - 1.
+  kClamp = 0,
+  // Execute fails with StatusCode::kOutOfRange naming the first bad index in index order (the
+  // same one for every thread count); the output is left untouched.
+  kStrict = 1,
+};
+
+struct CompileOptions {
+  IndexPolicy index_policy = IndexPolicy::kClamp;
+};
+
+struct DeviceOptions {
+  // Upper bound on threads used by one Execute. 0 = all cores; 1 = fully serial, no TBB call.
+  uint32_t max_threads = 0;
+  // Optional caller-owned arena; Execute runs its parallel work inside it (and inside
+  // this_task_arena::isolate). Must outlive the Device and everything compiled on it.
+  // When set, max_threads still caps the split but the arena's concurrency decides the threads.
+  tbb::task_arena* arena = nullptr;
+};
+
+// A bound tensor: a host pointer and the number of bytes that may be accessed from it, which
+// must be at least the tensor's TotalTensorSizeInBytes.
+struct Binding {
+  const void* data;
+  uint64_t size_bytes;
+};
+struct OutputBinding {
+  void* data;
+  uint64_t size_bytes;
+};
+
+// An operator compiled for one device: an immutable plan. Cheap to copy (shared). Keeps its
+// device's thread pool alive. Execute is const, allocation-free on success, and safe to call
+// from many threads at once (on different output buffers).
+class CompiledOperator {
+ public:
+  CompiledOperator() = default;
+
+  // Runs the operator. Bindings are in the order of the tensor fields of the operator struct:
+  // inputs = InputTensor[, IndicesTensor]; outputs = OutputTensor. Checks, in O(1): counts,
+  // null pointers, sizes against TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, and that
+  // no output range overlaps an input range. On any error nothing is written.
+  Status Execute(const Binding* inputs, size_t input_count, const OutputBinding* outputs,
+                 size_t output_count) const;
+  Status Execute(std::initializer_list<Binding> inputs,
+                 std::initializer_list<OutputBinding> outputs) const {
+    return Execute(inputs.begin(), inputs.size(), outputs.begin(), outputs.size());
+  }
+
+  // Human-readable description of the plan: collapsed sizes and byte strides per operand, the
+  // kernel chosen, the work partition. Answers "why is my slice slow".
+  std::string Describe() const;
+
+  // Operator type this was compiled from, and the binding counts Execute expects.
+  DML_OPERATOR_TYPE type() const;
+  size_t input_count() const;
+  size_t output_count() const;
+  bool valid() const { return plan_ != nullptr; }
+
+ private:
+  friend class Device;
+  std::shared_ptr<const internal::DeviceState> device_;
+  std::shared_ptr<const internal::Plan> plan_;
+};
+
+// Owns (or borrows) the thread pool. Thread-safe: Compile may be called concurrently.
+class Device {
+ public:
+  explicit Device(const DeviceOptions& options = DeviceOptions());
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  Device(Device&&) noexcept;
+  Device& operator=(Device&&) noexcept;
+
+  // Validates `desc` against every constraint of the spec and builds the plan. Everything the
+  // plan needs is copied: the caller may free the descriptor (and its arrays) right after.
+  StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
+                                     const CompileOptions& options = CompileOptions()) const;
+
+  // Threads an Execute on this device may use (>= 1).
+  uint32_t max_concurrency() const;
+
+ private:
+  std::shared_ptr<internal::DeviceState> state_;
+};
+
+// DMLCalcBufferTensorSize with 64-bit arithmetic: the minimum TotalTensorSizeInBytes for a tensor
+// (bytes, rounded up to a multiple of 4). Returns 0 for an unknown data type or on overflow.
+uint64_t CalcBufferTensorSize(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,
+                              const uint32_t* sizes, const uint32_t* strides);
+
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_DMLCPU_H_

@@ -1,0 +1,85 @@
+/* dmlcpu — C ABI, for engines in other languages. Plain C99.
+ *
+ * Thread-safety: a device may compile from several threads at once; an operator may execute
+ * from several threads at once. Every handle is destroyed by its own function; an operator
+ * keeps what it needs of its device alive, so the two may be destroyed in any order.
+ * On failure a function returns a non-zero dmlcpu_status and records a message that
+ * dmlcpu_last_error_message() returns on the same thread. */
+#ifndef DMLCPU_DMLCPU_C_H_
+#define DMLCPU_DMLCPU_C_H_
+
+#include <stdint.h>
+
+#include "dmlcpu/dml_compat.h"
+
+#if defined(_WIN32) && defined(DMLCPU_SHARED)
+#if defined(DMLCPU_BUILDING)
+#define DMLCPU_API __declspec(dllexport)
+#else
+#define DMLCPU_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define DMLCPU_API __attribute__((visibility("default")))
+#else
+#define DMLCPU_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dmlcpu_device dmlcpu_device;
+typedef struct dmlcpu_operator dmlcpu_operator;
+
+typedef enum dmlcpu_status {
+  DMLCPU_OK = 0,
+  DMLCPU_INVALID_ARGUMENT = 1,
+  DMLCPU_UNSUPPORTED = 2,
+  DMLCPU_OUT_OF_RANGE = 3,
+  DMLCPU_INTERNAL = 4
+} dmlcpu_status;
+
+typedef enum dmlcpu_index_policy {
+  DMLCPU_INDEX_CLAMP = 0, /* DirectML's promise: no error, clamped reads */
+  DMLCPU_INDEX_STRICT = 1 /* out-of-range index -> DMLCPU_OUT_OF_RANGE, output untouched */
+} dmlcpu_index_policy;
+
+/* A host buffer: pointer and accessible size in bytes (>= the tensor's TotalTensorSizeInBytes). */
+typedef struct dmlcpu_binding {
+  void* data;
+  uint64_t size_bytes;
+} dmlcpu_binding;
+
+/* max_threads: 0 = all cores, 1 = serial. *out receives the device (NULL on failure). */
+DMLCPU_API dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out);
+/* NULL is a no-op. */
+DMLCPU_API void dmlcpu_device_destroy(dmlcpu_device* device);
+
+/* Validates and plans `desc`; the descriptor may be freed right after. */
+DMLCPU_API dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
+                                        dmlcpu_index_policy policy, dmlcpu_operator** out);
+/* Bindings in the order of the operator struct's tensor fields. */
+DMLCPU_API dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* inputs,
+                                        uint32_t input_count, const dmlcpu_binding* outputs,
+                                        uint32_t output_count);
+/* NULL is a no-op. */
+DMLCPU_API void dmlcpu_operator_destroy(dmlcpu_operator* op);
+
+/* Message of the last failure on this thread ("" if none). Valid until the next dmlcpu call on
+ * this thread. Never NULL. */
+DMLCPU_API const char* dmlcpu_last_error_message(void);
+
+/* Extras. */
+/* Minimum TotalTensorSizeInBytes (DMLCalcBufferTensorSize, 64-bit); 0 on unknown type/overflow. */
+DMLCPU_API uint64_t dmlcpu_calc_buffer_tensor_size(DML_TENSOR_DATA_TYPE data_type,
+                                                   uint32_t dimension_count, const uint32_t* sizes,
+                                                   const uint32_t* strides);
+/* Writes the plan description (NUL-terminated, truncated to capacity); returns its full length. */
+DMLCPU_API uint64_t dmlcpu_operator_describe(const dmlcpu_operator* op, char* buffer,
+                                             uint64_t capacity);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DMLCPU_DMLCPU_C_H_ */

@@ -1,0 +1,181 @@
+// C++ API entry points: Device, Compile, Execute and the O(1) binding checks.
+#include <cstring>
+#include <new>
+
+#include "core/format.h"
+#include "dmlcpu/dmlcpu.h"
+#include "executor/executor.h"
+#include "planner/plan.h"
+
+namespace dmlcpu {
+namespace internal {
+
+struct DeviceState {
+  DeviceState(uint32_t max_threads, tbb::task_arena* arena) : executor(max_threads, arena) {}
+  Executor executor;
+};
+
+namespace {
+
+const char* InputFieldName(uint32_t i) { return i == 0 ? "InputTensor" : "IndicesTensor"; }
+
+Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* field,
+                    const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
+  if (data == nullptr) return InvalidArgument("%s: %s[%u].data (%s) is null", op, kind, i, field);
+  if (size_bytes < tensor.total_bytes) {
+    return InvalidArgument("%s: %s[%u].size_bytes is %llu, expected >= %llu "
+                           "(%s.TotalTensorSizeInBytes)", op, kind, i,
+                           static_cast<unsigned long long>(size_bytes),
+                           static_cast<unsigned long long>(tensor.total_bytes), field);
+  }
+  const auto address = reinterpret_cast<uintptr_t>(data);
+  if (tensor.alignment != 0 && address % tensor.alignment != 0) {
+    return InvalidArgument("%s: %s[%u].data (%s) is %p, expected a multiple of %u "
+                           "(%s.GuaranteedBaseOffsetAlignment)", op, kind, i, field, data,
+                           tensor.alignment, field);
+  }
+  return Status::Ok();
+}
+
+// Value of the index at `flat_position` of the indices tensor, as text.
+std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t flat_position,
+                           std::string* coords_text) {
+  const TensorInfo& t = plan.geometry.indices;
+  uint64_t coords[kMaxRank];
+  uint64_t rest = flat_position;
+  int64_t offset_bytes = 0;
+  for (uint32_t d = t.rank; d-- > 0;) {
+    coords[d] = rest % t.sizes[d];
+    rest /= t.sizes[d];
+    offset_bytes += static_cast<int64_t>(coords[d] * t.strides_elems[d] * t.elem_bytes);
+  }
+  *coords_text = "{";
+  for (uint32_t d = 0; d < t.rank; ++d) {
+    if (d) *coords_text += ',';
+    *coords_text += std::to_string(coords[d]);
+  }
+  *coords_text += "}";
+  const uint8_t* p = indices + offset_bytes;
+  switch (plan.index_type) {
+    case kernels::IndexType::kInt32: { int32_t v; std::memcpy(&v, p, 4); return std::to_string(v); }
+    case kernels::IndexType::kUint32: { uint32_t v; std::memcpy(&v, p, 4); return std::to_string(v); }
+    case kernels::IndexType::kInt64: { int64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
+    case kernels::IndexType::kUint64: { uint64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
+  }
+  return "?";
+}
+
+}  // namespace
+}  // namespace internal
+
+Device::Device(const DeviceOptions& options)
+    : state_(std::make_shared<internal::DeviceState>(options.max_threads, options.arena)) {}
+Device::~Device() = default;
+Device::Device(Device&&) noexcept = default;
+Device& Device::operator=(Device&&) noexcept = default;
+
+uint32_t Device::max_concurrency() const { return state_ ? state_->executor.concurrency() : 1; }
+
+StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
+                                           const CompileOptions& options) const {
+  if (!state_) return Status(StatusCode::kInvalidArgument, "Device is moved-from");
+  try {
+    auto plan = std::make_shared<internal::Plan>();
+    Status s = internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict,
+                                     plan.get());
+    if (!s.ok()) return s;
+    CompiledOperator op;
+    op.device_ = state_;
+    op.plan_ = std::move(plan);
+    return op;
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kInternal, "out of memory while compiling");
+  }
+}
+
+DML_OPERATOR_TYPE CompiledOperator::type() const {
+  return plan_ ? plan_->geometry.type : DML_OPERATOR_INVALID;
+}
+size_t CompiledOperator::input_count() const { return plan_ ? plan_->input_count : 0; }
+size_t CompiledOperator::output_count() const { return plan_ ? 1 : 0; }
+
+std::string CompiledOperator::Describe() const {
+  return plan_ ? internal::DescribePlan(*plan_) : std::string("(empty CompiledOperator)\n");
+}
+
+Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
+                                 const OutputBinding* outputs, size_t output_count) const {
+  if (!plan_) return InvalidArgument("Execute on an empty CompiledOperator");
+  const internal::Plan& plan = *plan_;
+  const internal::OpGeometry& g = plan.geometry;
+  const char* op = g.name;
+  if (input_count != plan.input_count) {
+    return InvalidArgument("%s: input_count is %zu, expected %u (%s)", op, input_count,
+                           plan.input_count,
+                           plan.input_count == 2 ? "InputTensor, IndicesTensor" : "InputTensor");
+  }
+  if (output_count != 1) {
+    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
+  }
+  if (inputs == nullptr) return InvalidArgument("%s: inputs is null", op);
+  if (outputs == nullptr) return InvalidArgument("%s: outputs is null", op);
+  const internal::TensorInfo* input_tensors[2] = {&g.input, &g.indices};
+  for (uint32_t i = 0; i < plan.input_count; ++i) {
+    Status s = internal::CheckBinding(op, "inputs", i, internal::InputFieldName(i), inputs[i].data,
+                                      inputs[i].size_bytes, *input_tensors[i]);
+    if (!s.ok()) return s;
+  }
+  Status s = internal::CheckBinding(op, "outputs", 0, "OutputTensor", outputs[0].data,
+                                    outputs[0].size_bytes, g.output);
+  if (!s.ok()) return s;
+  const auto out_begin = reinterpret_cast<uintptr_t>(outputs[0].data);
+  const uintptr_t out_end = out_begin + g.output.total_bytes;
+  for (uint32_t i = 0; i < plan.input_count; ++i) {
+    const auto in_begin = reinterpret_cast<uintptr_t>(inputs[i].data);
+    const uintptr_t in_end = in_begin + input_tensors[i]->total_bytes;
+    if (in_begin < out_end && out_begin < in_end) {
+      return InvalidArgument("%s: outputs[0] (OutputTensor, %llu bytes at %p) overlaps inputs[%u] "
+                             "(%s, %llu bytes at %p), expected disjoint ranges", op,
+                             static_cast<unsigned long long>(g.output.total_bytes),
+                             outputs[0].data, i, internal::InputFieldName(i),
+                             static_cast<unsigned long long>(input_tensors[i]->total_bytes),
+                             inputs[i].data);
+    }
+  }
+
+  const internal::ExecArgs args = {
+      static_cast<const uint8_t*>(inputs[0].data),
+      plan.input_count > 1 ? static_cast<const uint8_t*>(inputs[1].data) : nullptr,
+      static_cast<uint8_t*>(outputs[0].data)};
+  if (plan.strict_indices) {
+    internal::BadIndex bad;
+    if (!internal::ScanIndices(plan, args.indices, &bad)) {
+      std::string coords;
+      const std::string value = internal::IndexValueText(plan, args.indices, bad.flat_position,
+                                                         &coords);
+      const internal::IndexComponent& comp = plan.components[bad.component];
+      const bool is_signed = plan.index_type == kernels::IndexType::kInt32 ||
+                             plan.index_type == kernels::IndexType::kInt64;
+      const long long d = static_cast<long long>(comp.dim_size);
+      return Status(StatusCode::kOutOfRange,
+                    StrFormat("%s: IndicesTensor element %llu (coordinates %s) is %s, "
+                                        "expected in [%lld, %lld] (InputTensor.Sizes[%u])",
+                                        op, static_cast<unsigned long long>(bad.flat_position),
+                                        coords.c_str(), value.c_str(), is_signed ? -d : 0LL, d - 1,
+                                        comp.input_dim));
+    }
+  }
+  try {
+    device_->executor.Run(plan, args);
+  } catch (...) {
+    return Status(StatusCode::kInternal, std::string(op) + ": the executor failed");
+  }
+  return Status::Ok();
+}
+
+uint64_t CalcBufferTensorSize(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,
+                              const uint32_t* sizes, const uint32_t* strides) {
+  return internal::CalcTensorBytes(data_type, dimension_count, sizes, strides);
+}
+
+}  // namespace dmlcpu

@@ -1,0 +1,186 @@
+#include "executor/executor.h"
+
+#include <algorithm>
+#include <thread>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+// Indices resolved per kernel call of an element gather: 256 offsets = 2 KiB, stays in L1.
+constexpr uint64_t kChunkItems = 256;
+
+inline int64_t ResolveTuple(const Plan& plan, const uint8_t* tuple) {
+  int64_t offset_bytes = 0;
+  for (uint32_t c = 0; c < plan.component_count; ++c) {
+    const IndexComponent& comp = plan.components[c];
+    int64_t term;
+    plan.resolve(tuple + comp.idx_offset_bytes, 0, 1, comp.dim_size, comp.pitch_bytes, &term,
+                 false);
+    offset_bytes += term;
+  }
+  return offset_bytes;
+}
+
+// Processes `count` items of one row starting at the given byte offsets.
+inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, int64_t in_off,
+                       int64_t idx_off, uint64_t count) {
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  uint8_t* out = args.output + out_off;
+  switch (plan.shape) {
+    case KernelShape::kOneRun:
+    case KernelShape::kRowsOfRuns:
+      plan.copy_run(out, args.input + in_off, count * plan.elem_bytes);
+      return;
+    case KernelShape::kStridedInner:
+      plan.copy_strided(out, row.out_stride_bytes, args.input + in_off, row.in_stride_bytes, count);
+      return;
+    case KernelShape::kBlockGather: {
+      const uint8_t* in = args.input + in_off + ResolveTuple(plan, args.indices + idx_off);
+      if (row.out_stride_bytes == plan.elem_bytes && row.in_stride_bytes == plan.elem_bytes) {
+        plan.copy_run(out, in, count * plan.elem_bytes);
+      } else {
+        plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, count);
+      }
+      return;
+    }
+    case KernelShape::kElementGather: {
+      int64_t offsets_bytes[kChunkItems];
+      const uint8_t* in = args.input + in_off;
+      const uint8_t* idx = args.indices + idx_off;
+      for (uint64_t done = 0; done < count;) {
+        const uint64_t n = std::min(kChunkItems, count - done);
+        for (uint32_t c = 0; c < plan.component_count; ++c) {
+          const IndexComponent& comp = plan.components[c];
+          plan.resolve(idx + comp.idx_offset_bytes, row.idx_stride_bytes, n, comp.dim_size,
+                       comp.pitch_bytes, offsets_bytes, c > 0);
+        }
+        plan.gather(out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n);
+        done += n;
+        if (done < count) {
+          out += static_cast<int64_t>(n) * row.out_stride_bytes;
+          in += static_cast<int64_t>(n) * row.in_stride_bytes;
+          idx += static_cast<int64_t>(n) * row.idx_stride_bytes;
+        }
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  if (begin >= end) return;
+  const Partition& p = plan.partition;
+  const uint32_t outer_count = plan.loop_count - 1;
+  const Loop& row = plan.loops[outer_count];
+
+  // Odometer over the outer loops, positioned at the first unit's row.
+  int64_t coord[kMaxRank] = {};
+  int64_t out_off = 0, in_off = plan.in_base_bytes, idx_off = 0;
+  uint64_t rest = begin / p.pieces_per_row;
+  for (uint32_t d = outer_count; d-- > 0;) {
+    const Loop& loop = plan.loops[d];
+    coord[d] = static_cast<int64_t>(rest % static_cast<uint64_t>(loop.size));
+    rest /= static_cast<uint64_t>(loop.size);
+    out_off += coord[d] * loop.out_stride_bytes;
+    in_off += coord[d] * loop.in_stride_bytes;
+    idx_off += coord[d] * loop.idx_stride_bytes;
+  }
+  uint64_t piece = begin % p.pieces_per_row;
+
+  for (uint64_t unit = begin; unit < end; ++unit) {
+    const uint64_t first = piece * p.piece_items;
+    const uint64_t count = std::min(p.piece_items, p.row_items - first);
+    const int64_t first_items = static_cast<int64_t>(first);
+    ProcessRow(plan, args, out_off + first_items * row.out_stride_bytes,
+               in_off + first_items * row.in_stride_bytes,
+               idx_off + first_items * row.idx_stride_bytes, count);
+    if (++piece < p.pieces_per_row) continue;
+    piece = 0;
+    for (uint32_t d = outer_count; d-- > 0;) {
+      const Loop& loop = plan.loops[d];
+      out_off += loop.out_stride_bytes;
+      in_off += loop.in_stride_bytes;
+      idx_off += loop.idx_stride_bytes;
+      if (++coord[d] < loop.size) break;
+      coord[d] = 0;
+      out_off -= loop.size * loop.out_stride_bytes;
+      in_off -= loop.size * loop.in_stride_bytes;
+      idx_off -= loop.size * loop.idx_stride_bytes;
+    }
+  }
+}
+
+bool ScanIndices(const Plan& plan, const uint8_t* indices, BadIndex* bad) {
+  bool found = false;
+  for (uint32_t s = 0; s < plan.scan_count; ++s) {
+    const IndexScan& scan = plan.scans[s];
+    const uint32_t outer_count = scan.loop_count - 1;
+    const int64_t row_size = scan.sizes[outer_count];
+    const int64_t row_stride = scan.strides_bytes[outer_count];
+    uint64_t rows = 1;
+    for (uint32_t d = 0; d < outer_count; ++d) rows *= static_cast<uint64_t>(scan.sizes[d]);
+    int64_t coord[kMaxRank] = {};
+    int64_t off = scan.offset_bytes;
+    for (uint64_t r = 0; r < rows; ++r) {
+      const size_t i = plan.find_out_of_range(indices + off, row_stride,
+                                              static_cast<size_t>(row_size), scan.dim_size);
+      if (i < static_cast<size_t>(row_size)) {
+        const uint64_t tuple_position = r * static_cast<uint64_t>(row_size) + i;
+        const uint64_t flat = tuple_position * plan.tuple_size + scan.component;
+        if (!found || flat < bad->flat_position) {
+          bad->flat_position = flat;
+          bad->component = scan.component;
+        }
+        found = true;
+        break;  // later rows of this component come after this one
+      }
+      for (uint32_t d = outer_count; d-- > 0;) {
+        off += scan.strides_bytes[d];
+        if (++coord[d] < scan.sizes[d]) break;
+        coord[d] = 0;
+        off -= scan.sizes[d] * scan.strides_bytes[d];
+      }
+    }
+  }
+  return !found;
+}
+
+Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(borrowed) {
+  const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (borrowed != nullptr) {
+    const uint32_t arena_threads = static_cast<uint32_t>(std::max(1, borrowed->max_concurrency()));
+    threads_ = max_threads == 0 ? arena_threads : std::min(max_threads, arena_threads);
+  } else {
+    threads_ = max_threads == 0 ? cores : max_threads;
+    if (threads_ > 1) {
+      owned_ = std::make_unique<tbb::task_arena>(static_cast<int>(threads_));
+      arena_ = owned_.get();
+    }
+  }
+}
+
+Executor::~Executor() = default;
+
+void Executor::Run(const Plan& plan, const ExecArgs& args) const {
+  const Partition& p = plan.partition;
+  if (threads_ <= 1 || arena_ == nullptr || !p.parallel || p.unit_count <= p.grain_units) {
+    RunUnits(plan, args, 0, p.unit_count);
+    return;
+  }
+  arena_->execute([&] {
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<uint64_t>(0, p.unit_count, p.grain_units),
+          [&](const tbb::blocked_range<uint64_t>& r) { RunUnits(plan, args, r.begin(), r.end()); });
+    });
+  });
+}
+
+}  // namespace internal
+}  // namespace dmlcpu

@@ -1,0 +1,81 @@
+// dmlcpu kernels: single-threaded, stateless building blocks the executor calls per row.
+// This header is plain C++ (no Highway, no plan types); implementations live in
+// scalar_kernels.cc (portable reference) and kernels.cc (Highway, per-target dispatch).
+//
+// Contract common to every kernel:
+// - Pointers are host addresses with no alignment promise. Strides are in bytes, may be
+//   negative or zero (zero only where stated), and address exactly `count` elements: a kernel
+//   never touches a byte outside [first element, last element] of each operand.
+// - dst never overlaps src or indices.
+#ifndef DMLCPU_KERNELS_KERNELS_H_
+#define DMLCPU_KERNELS_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace dmlcpu {
+namespace kernels {
+
+// Index element types, in the order used to index KernelSet tables.
+enum class IndexType : uint8_t { kInt32 = 0, kUint32 = 1, kInt64 = 2, kUint64 = 3 };
+constexpr int kIndexTypeCount = 4;
+
+// Element widths 1/2/4/8 bytes map to table slot 0/1/2/3.
+constexpr int WidthSlot(uint32_t elem_bytes) {
+  return elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
+}
+
+// Copies `bytes` contiguous bytes.
+using CopyBytesFn = void (*)(void* dst, const void* src, size_t bytes);
+
+// dst[i * dst_stride_bytes] = src[i * src_stride_bytes] for i in [0, count), elements of the
+// table slot's width. Either stride may be anything (negative, not a multiple of the width);
+// src_stride_bytes may be 0 (broadcast).
+using CopyStridedFn = void (*)(void* dst, int64_t dst_stride_bytes, const void* src,
+                               int64_t src_stride_bytes, size_t count);
+
+// For i in [0, count): v = indices[i * idx_stride_bytes] (the table slot's index type);
+// c = clamp(v) per dmlcpu's kClamp rule: signed v < 0 becomes v + dim_size (once); the result
+// is read as unsigned 64-bit and clamped to dim_size - 1. Then
+//   offsets_bytes[i] = c * pitch_bytes            (accumulate == false)
+//   offsets_bytes[i] += c * pitch_bytes           (accumulate == true)
+// dim_size >= 1. idx_stride_bytes may be 0.
+using ResolveIndicesFn = void (*)(const void* indices, int64_t idx_stride_bytes, size_t count,
+                                  uint64_t dim_size, int64_t pitch_bytes, int64_t* offsets_bytes,
+                                  bool accumulate);
+
+// dst[i * dst_stride_bytes] = src[i * src_stride_bytes + offsets_bytes[i]] for i in [0, count),
+// elements of the table slot's width. src_stride_bytes may be 0.
+using GatherFn = void (*)(void* dst, int64_t dst_stride_bytes, const void* src,
+                          int64_t src_stride_bytes, const int64_t* offsets_bytes, size_t count);
+
+// Returns the smallest i in [0, count) whose index is outside [-dim_size, dim_size - 1]
+// (signed types) or [0, dim_size - 1] (unsigned types); returns count when all are in range.
+using FindOutOfRangeFn = size_t (*)(const void* indices, int64_t idx_stride_bytes, size_t count,
+                                    uint64_t dim_size);
+
+struct KernelSet {
+  const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
+  CopyBytesFn copy_bytes;         // regular stores
+  CopyBytesFn copy_bytes_stream;  // non-temporal stores, for outputs far beyond the LLC
+  CopyStridedFn copy_strided[4];  // by WidthSlot
+  GatherFn gather[4];             // by WidthSlot
+  ResolveIndicesFn resolve[kIndexTypeCount];
+  FindOutOfRangeFn find_out_of_range[kIndexTypeCount];
+};
+
+// Portable reference implementation (plain loops). Always available.
+const KernelSet& ScalarKernels();
+
+// The set for the best SIMD target this CPU supports; resolved once, thread-safe.
+const KernelSet& BestKernels();
+
+// One set per SIMD target compiled in *and* supported by this CPU, best first, for per-target
+// tests and benchmarks. Never empty.
+std::vector<const KernelSet*> AllSupportedKernels();
+
+}  // namespace kernels
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_KERNELS_KERNELS_H_

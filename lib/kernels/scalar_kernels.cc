@@ -1,0 +1,111 @@
+// Portable reference kernels: obviously correct loops. The SIMD set (kernels.cc) must match
+// them byte for byte; kernels_test checks that for every target.
+#include <cstring>
+
+#include "kernels/kernels.h"
+
+namespace dmlcpu {
+namespace kernels {
+namespace {
+
+template <typename T>
+T LoadAt(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void StoreAt(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+void CopyBytesScalar(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
+
+template <typename T>
+void CopyStridedScalar(void* dst, int64_t dst_stride_bytes, const void* src,
+                       int64_t src_stride_bytes, size_t count) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  for (size_t i = 0; i < count; ++i) {
+    StoreAt<T>(d, LoadAt<T>(s));
+    d += dst_stride_bytes;
+    s += src_stride_bytes;
+  }
+}
+
+template <typename I>
+uint64_t ClampIndex(I v, uint64_t dim_size) {
+  uint64_t u;
+  if constexpr (static_cast<I>(-1) < 0) {
+    const int64_t w = static_cast<int64_t>(v);
+    u = static_cast<uint64_t>(w < 0 ? w + static_cast<int64_t>(dim_size) : w);
+  } else {
+    u = static_cast<uint64_t>(v);
+  }
+  return u < dim_size ? u : dim_size - 1;
+}
+
+template <typename I>
+void ResolveScalar(const void* indices, int64_t idx_stride_bytes, size_t count, uint64_t dim_size,
+                   int64_t pitch_bytes, int64_t* offsets_bytes, bool accumulate) {
+  const auto* p = static_cast<const uint8_t*>(indices);
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t off = static_cast<int64_t>(ClampIndex<I>(LoadAt<I>(p), dim_size)) * pitch_bytes;
+    offsets_bytes[i] = accumulate ? offsets_bytes[i] + off : off;
+    p += idx_stride_bytes;
+  }
+}
+
+template <typename T>
+void GatherScalar(void* dst, int64_t dst_stride_bytes, const void* src, int64_t src_stride_bytes,
+                  const int64_t* offsets_bytes, size_t count) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  for (size_t i = 0; i < count; ++i) {
+    StoreAt<T>(d, LoadAt<T>(s + offsets_bytes[i]));
+    d += dst_stride_bytes;
+    s += src_stride_bytes;
+  }
+}
+
+template <typename I>
+size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_t count,
+                            uint64_t dim_size) {
+  const auto* p = static_cast<const uint8_t*>(indices);
+  for (size_t i = 0; i < count; ++i, p += idx_stride_bytes) {
+    const I v = LoadAt<I>(p);
+    bool ok;
+    if constexpr (static_cast<I>(-1) < 0) {
+      const int64_t w = static_cast<int64_t>(v);
+      // dim_size <= 2^32 - 1, so the negation cannot overflow.
+      ok = w >= -static_cast<int64_t>(dim_size) && w < static_cast<int64_t>(dim_size);
+    } else {
+      ok = static_cast<uint64_t>(v) < dim_size;
+    }
+    if (!ok) return i;
+  }
+  return count;
+}
+
+}  // namespace
+
+const KernelSet& ScalarKernels() {
+  static const KernelSet kSet = {
+      "scalar",
+      &CopyBytesScalar,
+      &CopyBytesScalar,
+      {&CopyStridedScalar<uint8_t>, &CopyStridedScalar<uint16_t>, &CopyStridedScalar<uint32_t>,
+       &CopyStridedScalar<uint64_t>},
+      {&GatherScalar<uint8_t>, &GatherScalar<uint16_t>, &GatherScalar<uint32_t>,
+       &GatherScalar<uint64_t>},
+      {&ResolveScalar<int32_t>, &ResolveScalar<uint32_t>, &ResolveScalar<int64_t>,
+       &ResolveScalar<uint64_t>},
+      {&FindOutOfRangeScalar<int32_t>, &FindOutOfRangeScalar<uint32_t>,
+       &FindOutOfRangeScalar<int64_t>, &FindOutOfRangeScalar<uint64_t>},
+  };
+  return kSet;
+}
+
+}  // namespace kernels
+}  // namespace dmlcpu

@@ -1,0 +1,176 @@
+// The immutable plan Compile produces and Execute runs. Pure data: no Highway, no TBB.
+//
+// Every operator of the family is planned into one canonical form, an "affine gather":
+//
+//   for every output coordinate c over loops[0..loop_count):
+//     in_offset  = in_base_bytes + sum_d c[d] * loops[d].in_stride_bytes
+//                + sum_j Clamp(indices[idx_offset + components[j].idx_offset_bytes])
+//                        * components[j].pitch_bytes
+//     idx_offset = sum_d c[d] * loops[d].idx_stride_bytes
+//     output[sum_d c[d] * loops[d].out_stride_bytes] = input[in_offset]     (elem_bytes wide)
+//
+// A slice has no components; GATHER and GATHER_ELEMENTS have one; GATHER_ND(1) has one per
+// tuple element. The innermost loop is the "row" a kernel processes in one call.
+#ifndef DMLCPU_PLANNER_PLAN_H_
+#define DMLCPU_PLANNER_PLAN_H_
+
+#include <cstdint>
+#include <string>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/status.h"
+#include "kernels/kernels.h"
+
+namespace dmlcpu {
+namespace internal {
+
+constexpr uint32_t kMaxRank = 8;
+
+// One validated tensor, explicit strides even when the descriptor had none.
+struct TensorInfo {
+  DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_UNKNOWN;
+  uint32_t elem_bytes = 0;
+  uint32_t rank = 0;
+  uint32_t sizes[kMaxRank] = {};
+  uint64_t strides_elems[kMaxRank] = {};
+  bool packed = true;           // the descriptor's Strides was null
+  uint64_t total_bytes = 0;     // TotalTensorSizeInBytes as declared
+  uint64_t required_bytes = 0;  // DMLCalcBufferTensorSize (64-bit)
+  uint32_t alignment = 0;       // GuaranteedBaseOffsetAlignment
+};
+
+// A descriptor after validation: everything the plan is built from, deep-copied.
+struct OpGeometry {
+  DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
+  const char* name = "";  // "GATHER", "SLICE1", ...
+  TensorInfo input, indices, output;
+  bool has_indices = false;
+  uint32_t axis = 0;             // GATHER, GATHER_ELEMENTS
+  uint32_t index_dimensions = 0;  // GATHER (k)
+  uint32_t input_dims = 0, indices_dims = 0, batch_dims = 0;  // GATHER_ND(1): r, q, b
+  int64_t slice_start[kMaxRank] = {};  // SLICE(1): input coordinate of output coordinate 0
+  int64_t slice_step[kMaxRank] = {};   // SLICE(1): signed input step per output step
+};
+
+struct Loop {
+  int64_t size = 1;
+  int64_t out_stride_bytes = 0;
+  int64_t in_stride_bytes = 0;
+  int64_t idx_stride_bytes = 0;
+};
+
+struct IndexComponent {
+  uint64_t dim_size = 1;         // D: the indexed input dimension's size
+  int64_t pitch_bytes = 0;       // input byte stride of that dimension
+  int64_t idx_offset_bytes = 0;  // where this tuple element sits relative to the tuple
+  uint32_t input_dim = 0;        // which InputTensor dimension (for messages)
+};
+
+// Kernel shapes (design.md section 3).
+enum class KernelShape : uint8_t {
+  kOneRun,         // K0: a single contiguous run
+  kRowsOfRuns,     // K1: rows of contiguous runs
+  kStridedInner,   // K2: strided innermost dimension
+  kBlockGather,    // K3: one index tuple per row; the row is a (maybe strided) block copy
+  kElementGather,  // K4: an index tuple per element of the row
+};
+const char* KernelShapeName(KernelShape shape);
+
+// How Execute splits the work: units are (row, piece) pairs in row-major order.
+struct Partition {
+  uint64_t rows = 1;            // product of all loop sizes but the innermost
+  uint64_t row_items = 1;       // innermost loop size
+  uint64_t pieces_per_row = 1;  // > 1 splits long rows
+  uint64_t piece_items = 1;     // items per piece (the last piece may be shorter)
+  uint64_t unit_count = 1;      // rows * pieces_per_row
+  uint64_t grain_units = 1;     // units per parallel task at least
+  uint64_t bytes_moved = 0;     // read + written, indices included
+  bool parallel = false;        // false below the serial cutoff: never touch TBB
+};
+
+// Strict-mode scan of the index tensor for one tuple element: the elements addressed by
+// `loops` (sizes + index byte strides) from `offset_bytes`, each checked against dim_size.
+struct IndexScan {
+  uint32_t loop_count = 0;
+  int64_t sizes[kMaxRank] = {};
+  int64_t strides_bytes[kMaxRank] = {};
+  int64_t offset_bytes = 0;
+  uint64_t dim_size = 1;
+  uint32_t component = 0;
+};
+
+struct Plan {
+  OpGeometry geometry;
+  bool strict_indices = false;
+  kernels::IndexType index_type = kernels::IndexType::kUint32;
+  uint32_t input_count = 1;  // bindings Execute expects
+  uint32_t elem_bytes = 0;
+
+  int64_t in_base_bytes = 0;
+  uint32_t loop_count = 1;
+  Loop loops[kMaxRank];
+  uint32_t component_count = 0;
+  IndexComponent components[kMaxRank];
+
+  KernelShape shape = KernelShape::kOneRun;
+  Partition partition;
+  bool stream_stores = false;  // non-temporal stores for outputs far beyond the LLC
+
+  uint32_t scan_count = 0;  // strict mode: one scan per tuple element
+  uint32_t tuple_size = 1;  // flat index position = tuple position * tuple_size + component
+  IndexScan scans[kMaxRank];
+
+  // Kernels resolved at Compile time.
+  const kernels::KernelSet* kernel_set = nullptr;
+  kernels::CopyBytesFn copy_run = nullptr;
+  kernels::CopyStridedFn copy_strided = nullptr;
+  kernels::GatherFn gather = nullptr;
+  kernels::ResolveIndicesFn resolve = nullptr;
+  kernels::FindOutOfRangeFn find_out_of_range = nullptr;
+};
+
+// ---- Pipeline stages (each a pure function) ----
+
+// Reads and validates one tensor desc. `field` is the struct field name ("InputTensor").
+// is_output enables output-only rules (no OWNED_BY_DML, no 0-stride or overlapping layout).
+Status ReadTensor(const char* op_name, const char* field, const DML_TENSOR_DESC* desc,
+                  bool is_output, TensorInfo* info);
+
+// Validates every constraint of the spec for `desc` and fills `geometry`.
+Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* geometry);
+
+// Canonical (uncollapsed) form: one loop per output dimension, base offset, components.
+void BuildCanonical(const OpGeometry& geometry, Plan* plan);
+
+// Drops size-1 loops and merges neighbours that are contiguous in every operand. Returns
+// the new loop count (>= 1). Worked example: a packed {8,64,2048,128} fp16 input sliced to
+// [:, :, 512:1536, :] becomes loops {512 x 256 KiB-run}, i.e. sizes {512, 131072} elements.
+uint32_t CollapseLoops(Loop* loops, uint32_t loop_count, uint32_t elem_bytes);
+
+// Picks the kernel shape from the collapsed loops.
+KernelShape Classify(const Plan& plan);
+
+// Decides the work split from the collapsed loops and the shape.
+Partition MakePartition(const Plan& plan);
+
+// Builds the strict-mode scans of the index tensor.
+void BuildIndexScans(Plan* plan);
+
+// Validate + canonicalise + collapse + classify + partition + resolve kernels.
+Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan);
+
+// Human-readable description (multi-line).
+std::string DescribePlan(const Plan& plan);
+
+// DMLCalcBufferTensorSize in 64-bit; 0 on unknown type or overflow.
+uint64_t CalcTensorBytes(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes,
+                         const uint32_t* strides);
+// Element width in bytes (0 for unknown and for 4-bit types).
+uint32_t ElementBytes(DML_TENSOR_DATA_TYPE type);
+const char* DataTypeName(DML_TENSOR_DATA_TYPE type);
+const char* OperatorName(DML_OPERATOR_TYPE type);
+
+}  // namespace internal
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_PLANNER_PLAN_H_
