@@ -3,10 +3,14 @@
 // scalar_kernels.cc (portable reference) and kernels.cc (Highway, per-target dispatch).
 //
 // Contract common to every kernel:
-// - Pointers are host addresses with no alignment promise. Strides are in bytes, may be
-//   negative or zero (zero only where stated), and address exactly `count` elements: a kernel
-//   never touches a byte outside [first element, last element] of each operand.
-// - dst never overlaps src or indices.
+// - Data pointers are host addresses with no alignment promise; `offsets_bytes` arrays are
+//   int64_t arrays (8-byte aligned). Strides are in bytes, may be negative or zero (zero only
+//   where stated), and address exactly `count` elements: a kernel never touches a byte outside
+//   [first element, last element] of each operand.
+// - dst never overlaps src or indices, and dst elements never overlap each other (the planner
+//   rejects self-overlapping outputs). `offsets_bytes` may alias nothing else.
+// - dim_size is in [1, 2^32 - 1] (a tensor spans at most 2^32 - 1 elements), and the planner
+//   guarantees |index * pitch| and the sum of a tuple's offsets fit in int64.
 #ifndef DMLCPU_KERNELS_KERNELS_H_
 #define DMLCPU_KERNELS_KERNELS_H_
 
@@ -26,7 +30,8 @@ constexpr int WidthSlot(uint32_t elem_bytes) {
   return elem_bytes == 1 ? 0 : elem_bytes == 2 ? 1 : elem_bytes == 4 ? 2 : 3;
 }
 
-// Copies `bytes` contiguous bytes.
+// Copies `bytes` contiguous bytes. The non-temporal variant ends with a store fence, so its
+// writes are visible to other threads when it returns.
 using CopyBytesFn = void (*)(void* dst, const void* src, size_t bytes);
 
 // dst[i * dst_stride_bytes] = src[i * src_stride_bytes] for i in [0, count), elements of the
@@ -79,3 +84,20 @@ std::vector<const KernelSet*> AllSupportedKernels();
 }  // namespace dmlcpu
 
 #endif  // DMLCPU_KERNELS_KERNELS_H_
+
+namespace dmlcpu {
+namespace kernels {
+
+// Block gather with run merging (block_kernels.cc; portable, the same for every target):
+// for i in [0, count), copies block_bytes bytes from src + offsets_bytes[i] to
+// dst + i * dst_stride_bytes. When dst blocks are adjacent (dst_stride_bytes == block_bytes),
+// a run of blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes)
+// is copied with one call of copy_large, and a block whose source equals the previous one is
+// replicated from the previous output block (already in cache). Blocks of at most 64 bytes are
+// copied with fixed-size moves, never a library call per block.
+void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
+                  const int64_t* offsets_bytes, size_t count, size_t block_bytes,
+                  CopyBytesFn copy_large);
+
+}  // namespace kernels
+}  // namespace dmlcpu

@@ -1,0 +1,586 @@
+// Highway kernels, compiled once per SIMD target: kernels.cc re-includes this header through
+// hwy/foreach_target.h (HWY_TARGET_INCLUDE), so every target gets its own namespace
+// dmlcpu::kernels::N_<TARGET> with a GetKernelSet() that kernels.cc exports with HWY_EXPORT.
+//
+// Contracts are those of kernels.h. In particular no kernel touches a byte outside
+// [first addressed element, last addressed element] of any operand: every vector load or store
+// below is bounds-checked against the exact extent, and tails are scalar loops.
+//
+// Paths per kernel (vector paths only on targets with vectors, i.e. not HWY_SCALAR):
+// - copy_bytes: memcpy (glibc's is the fastest cached copy there is).
+// - copy_bytes_stream: head up to a 64-byte dst boundary by memcpy, then unaligned loads +
+//   non-temporal Stream stores of whole vectors, tail by memcpy, then FlushStream.
+// - copy_strided: dst stride -width is turned into +width by walking both operands backwards.
+//   With a contiguous dst: src stride width (memcpy), 0 (Set + store), -width (load + Reverse +
+//   store), 2/3/4 x width (LoadInterleaved2/3/4, keep channel 0), -2/-3/-4 x width (the same
+//   from the lowest element, then Reverse). Anything else: scalar loop with 8 loads in flight.
+// - gather: scalar loop with 8 loads in flight (SIMD gathers are no faster on the target
+//   machine, see design.md section 4).
+// - resolve: contiguous indices: widen to 64-bit, wrap negatives, unsigned Min with
+//   dim_size - 1, 64-bit multiply by the pitch (emulated by Highway below AVX3). Else scalar.
+// - find_out_of_range: contiguous indices: running Min/Max over 4 vectors checked against the
+//   allowed interval, then a scalar scan of the failing chunk. Else scalar.
+
+// Per-target include guard (toggled by foreach_target.h).
+#if defined(DMLCPU_KERNELS_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef DMLCPU_KERNELS_KERNELS_INL_H_
+#undef DMLCPU_KERNELS_KERNELS_INL_H_
+#else
+#define DMLCPU_KERNELS_KERNELS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace dmlcpu {
+namespace kernels {
+namespace HWY_NAMESPACE {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether this target has real vectors; HWY_SCALAR runs the scalar loops only.
+#define DMLCPU_KERNELS_HAVE_VECTORS (HWY_TARGET != HWY_SCALAR)
+
+// ------------------------------ Scalar helpers
+
+// Unaligned element access; compiles to a single move.
+template <typename T>
+HWY_INLINE T LoadElem(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+HWY_INLINE void StoreElem(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// Typed view of a byte pointer for Highway loads/stores (which never dereference it as T).
+template <typename T>
+HWY_INLINE const T* AsLanes(const uint8_t* p) {
+  return reinterpret_cast<const T*>(p);
+}
+
+template <typename T>
+HWY_INLINE T* AsLanes(uint8_t* p) {
+  return reinterpret_cast<T*>(p);
+}
+
+// dst[i * dst_stride_bytes] = src[i * src_stride_bytes] with 8 loads in flight. Stores stay in
+// order, so overlapping dst elements (|dst_stride_bytes| < sizeof(T)) end as in the plain loop.
+template <typename T>
+HWY_INLINE void CopyStridedLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
+                                const uint8_t* HWY_RESTRICT src, int64_t src_stride_bytes,
+                                size_t count) {
+  const int64_t ds = dst_stride_bytes;
+  const int64_t ss = src_stride_bytes;
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const T v0 = LoadElem<T>(src);
+    const T v1 = LoadElem<T>(src + ss);
+    const T v2 = LoadElem<T>(src + 2 * ss);
+    const T v3 = LoadElem<T>(src + 3 * ss);
+    const T v4 = LoadElem<T>(src + 4 * ss);
+    const T v5 = LoadElem<T>(src + 5 * ss);
+    const T v6 = LoadElem<T>(src + 6 * ss);
+    const T v7 = LoadElem<T>(src + 7 * ss);
+    StoreElem<T>(dst, v0);
+    StoreElem<T>(dst + ds, v1);
+    StoreElem<T>(dst + 2 * ds, v2);
+    StoreElem<T>(dst + 3 * ds, v3);
+    StoreElem<T>(dst + 4 * ds, v4);
+    StoreElem<T>(dst + 5 * ds, v5);
+    StoreElem<T>(dst + 6 * ds, v6);
+    StoreElem<T>(dst + 7 * ds, v7);
+    src += 8 * ss;
+    dst += 8 * ds;
+  }
+  for (; i < count; ++i) {
+    StoreElem<T>(dst, LoadElem<T>(src));
+    src += ss;
+    dst += ds;
+  }
+}
+
+// The kClamp rule of kernels.h for one index value.
+template <typename I>
+HWY_INLINE uint64_t ClampIndex(I v, uint64_t dim_size) {
+  uint64_t u;
+  if constexpr (std::is_signed_v<I>) {
+    const uint64_t w = static_cast<uint64_t>(static_cast<int64_t>(v));
+    // Two's-complement wrap: same bits as the signed sum, without signed overflow.
+    u = static_cast<int64_t>(v) < 0 ? w + dim_size : w;
+  } else {
+    u = static_cast<uint64_t>(v);
+  }
+  return u < dim_size ? u : dim_size - 1;
+}
+
+// c * pitch modulo 2^64, the bits of the signed product.
+HWY_INLINE int64_t OffsetBytes(uint64_t c, int64_t pitch_bytes) {
+  return static_cast<int64_t>(c * static_cast<uint64_t>(pitch_bytes));
+}
+
+template <typename I>
+HWY_INLINE bool InRange(I v, uint64_t dim_size) {
+  if constexpr (std::is_signed_v<I>) {
+    const int64_t w = static_cast<int64_t>(v);
+    const int64_t dim = static_cast<int64_t>(dim_size);
+    // Written as in the reference: for dim_size <= 2^63 this is w in [-dim_size, dim_size).
+    return w >= static_cast<int64_t>(0 - static_cast<uint64_t>(dim)) && w < dim;
+  } else {
+    return static_cast<uint64_t>(v) < dim_size;
+  }
+}
+
+template <typename I>
+HWY_INLINE size_t FindOutOfRangeLoop(const uint8_t* p, int64_t idx_stride_bytes, size_t begin,
+                                     size_t count, uint64_t dim_size) {
+  p += static_cast<int64_t>(begin) * idx_stride_bytes;
+  for (size_t i = begin; i < count; ++i, p += idx_stride_bytes) {
+    if (!InRange<I>(LoadElem<I>(p), dim_size)) return i;
+  }
+  return count;
+}
+
+// ------------------------------ Vector helpers
+
+#if DMLCPU_KERNELS_HAVE_VECTORS
+
+// Reverses the lane order; 1.0.3 has no Reverse for 8-bit lanes, so reverse 16-bit pairs and
+// swap the bytes inside each pair.
+template <class D, class V>
+HWY_INLINE V ReverseLanes(D d, V v) {
+  if constexpr (sizeof(hn::TFromD<D>) == 1) {
+    const hn::Repartition<uint16_t, D> d16;
+    const auto pairs = hn::Reverse(d16, hn::BitCast(d16, v));
+    return hn::BitCast(d, hn::Or(hn::ShiftLeft<8>(pairs), hn::ShiftRight<8>(pairs)));
+  } else {
+    return hn::Reverse(d, v);
+  }
+}
+
+// dst[i] = src[-i] for i in [0, count): src points at element 0, the highest address.
+template <typename T>
+HWY_INLINE void CopyFlipped(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                            size_t count) {
+  const hn::ScalableTag<T> d;
+  const size_t n = hn::Lanes(d);
+  const int64_t w = static_cast<int64_t>(sizeof(T));
+  size_t i = 0;
+  // Elements i .. i+n-1 occupy the n lanes ending at src - i*w, lowest address first.
+  for (; i + 2 * n <= count; i += 2 * n) {
+    const auto v0 = hn::LoadU(d, AsLanes<T>(src - static_cast<int64_t>(i + n - 1) * w));
+    const auto v1 = hn::LoadU(d, AsLanes<T>(src - static_cast<int64_t>(i + 2 * n - 1) * w));
+    hn::StoreU(ReverseLanes(d, v0), d, AsLanes<T>(dst + i * sizeof(T)));
+    hn::StoreU(ReverseLanes(d, v1), d, AsLanes<T>(dst + (i + n) * sizeof(T)));
+  }
+  for (; i + n <= count; i += n) {
+    const auto v = hn::LoadU(d, AsLanes<T>(src - static_cast<int64_t>(i + n - 1) * w));
+    hn::StoreU(ReverseLanes(d, v), d, AsLanes<T>(dst + i * sizeof(T)));
+  }
+  CopyStridedLoop<T>(dst + i * sizeof(T), w, src - static_cast<int64_t>(i) * w, -w, count - i);
+}
+
+// dst[i] = src[i * kChannels] (lane units) for i in [0, count).
+template <typename T, int kChannels>
+HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                                  size_t count) {
+  const hn::ScalableTag<T> d;
+  const size_t n = hn::Lanes(d);
+  using V = hn::Vec<decltype(d)>;
+  V v0, v1, v2, v3;
+  size_t i = 0;
+  // LoadInterleavedK reads K*n lanes starting at lane i*K; the last one, (i+n)*K - 1, must not
+  // pass the last addressed lane (count-1)*K, i.e. i + n <= count - 1.
+  for (; i + n < count; i += n) {
+    const T* from = AsLanes<T>(src) + i * kChannels;
+    if constexpr (kChannels == 2) {
+      hn::LoadInterleaved2(d, from, v0, v1);
+    } else if constexpr (kChannels == 3) {
+      hn::LoadInterleaved3(d, from, v0, v1, v2);
+    } else {
+      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
+    }
+    hn::StoreU(v0, d, AsLanes<T>(dst + i * sizeof(T)));
+  }
+  (void)v1;
+  (void)v2;
+  (void)v3;
+  const int64_t src_stride_bytes = static_cast<int64_t>(kChannels * sizeof(T));
+  CopyStridedLoop<T>(dst + i * sizeof(T), static_cast<int64_t>(sizeof(T)),
+                     src + static_cast<int64_t>(i) * src_stride_bytes, src_stride_bytes,
+                     count - i);
+}
+
+// dst[i] = src[-i * kChannels] (lane units) for i in [0, count): src points at element 0, the
+// highest address.
+template <typename T, int kChannels>
+HWY_INLINE void CopyDeinterleavedReversed(uint8_t* HWY_RESTRICT dst,
+                                          const uint8_t* HWY_RESTRICT src, size_t count) {
+  const hn::ScalableTag<T> d;
+  const size_t n = hn::Lanes(d);
+  using V = hn::Vec<decltype(d)>;
+  V v0, v1, v2, v3;
+  const T* lane0 = AsLanes<T>(src);
+  // Element 0 alone: a group holding it would read the kChannels - 1 lanes above it.
+  StoreElem<T>(dst, LoadElem<T>(src));
+  size_t i = 1;
+  // Elements i .. i+n-1, read from the lowest (element i+n-1, lane -(i+n-1)*K) up to lane
+  // -(i-1)*K - 1, which stays below element 0; the lowest must not pass element count-1.
+  for (; i + n <= count; i += n) {
+    const T* from = lane0 - static_cast<ptrdiff_t>((i + n - 1) * kChannels);
+    if constexpr (kChannels == 2) {
+      hn::LoadInterleaved2(d, from, v0, v1);
+    } else if constexpr (kChannels == 3) {
+      hn::LoadInterleaved3(d, from, v0, v1, v2);
+    } else {
+      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
+    }
+    hn::StoreU(ReverseLanes(d, v0), d, AsLanes<T>(dst + i * sizeof(T)));
+  }
+  (void)v1;
+  (void)v2;
+  (void)v3;
+  const int64_t src_stride_bytes = -static_cast<int64_t>(kChannels * sizeof(T));
+  CopyStridedLoop<T>(dst + i * sizeof(T), static_cast<int64_t>(sizeof(T)),
+                     src + static_cast<int64_t>(i) * src_stride_bytes, src_stride_bytes,
+                     count - i);
+}
+
+// dst[i] = value for i in [0, count).
+template <typename T>
+HWY_INLINE void Broadcast(uint8_t* HWY_RESTRICT dst, T value, size_t count) {
+  const hn::ScalableTag<T> d;
+  const size_t n = hn::Lanes(d);
+  const auto v = hn::Set(d, value);
+  size_t i = 0;
+  for (; i + 2 * n <= count; i += 2 * n) {
+    hn::StoreU(v, d, AsLanes<T>(dst + i * sizeof(T)));
+    hn::StoreU(v, d, AsLanes<T>(dst + (i + n) * sizeof(T)));
+  }
+  for (; i + n <= count; i += n) hn::StoreU(v, d, AsLanes<T>(dst + i * sizeof(T)));
+  for (; i < count; ++i) StoreElem<T>(dst + i * sizeof(T), value);
+}
+
+#endif  // DMLCPU_KERNELS_HAVE_VECTORS
+
+// ------------------------------ copy_bytes
+
+// bytes == 0 may come with null pointers, which memcpy does not allow.
+void CopyBytes(void* dst, const void* src, size_t bytes) {
+  if (bytes != 0) std::memcpy(dst, src, bytes);
+}
+
+void CopyBytesStream(void* dst, const void* src, size_t bytes) {
+#if DMLCPU_KERNELS_HAVE_VECTORS
+  const hn::ScalableTag<uint8_t> d;
+  const size_t n = hn::Lanes(d);
+  constexpr size_t kLineBytes = 64;
+  const size_t group_bytes = 4 * n;  // >= one cache line on every x86 target
+  auto* to = static_cast<uint8_t*>(dst);
+  const auto* from = static_cast<const uint8_t*>(src);
+  // Small copies gain nothing from streaming.
+  if (bytes < 2 * kLineBytes + 2 * group_bytes) return CopyBytes(dst, src, bytes);
+  // Head: up to the next cache-line boundary of dst, so that Stream sees aligned addresses and
+  // the write-combining buffers see whole lines.
+  const size_t head_bytes = (0 - reinterpret_cast<uintptr_t>(to)) & (kLineBytes - 1);
+  std::memcpy(to, from, head_bytes);
+  to += head_bytes;
+  from += head_bytes;
+  bytes -= head_bytes;
+  size_t i = 0;
+  for (; i + group_bytes <= bytes; i += group_bytes) {
+    const auto v0 = hn::LoadU(d, from + i);
+    const auto v1 = hn::LoadU(d, from + i + n);
+    const auto v2 = hn::LoadU(d, from + i + 2 * n);
+    const auto v3 = hn::LoadU(d, from + i + 3 * n);
+    hn::Stream(v0, d, to + i);
+    hn::Stream(v1, d, to + i + n);
+    hn::Stream(v2, d, to + i + 2 * n);
+    hn::Stream(v3, d, to + i + 3 * n);
+  }
+  for (; i + n <= bytes; i += n) hn::Stream(hn::LoadU(d, from + i), d, to + i);
+  std::memcpy(to + i, from + i, bytes - i);
+  // Non-temporal stores are weakly ordered: make them visible before returning.
+  hwy::FlushStream();
+#else
+  CopyBytes(dst, src, bytes);
+#endif
+}
+
+// ------------------------------ copy_strided
+
+template <typename T>
+void CopyStrided(void* dst, int64_t dst_stride_bytes, const void* src, int64_t src_stride_bytes,
+                 size_t count) {
+  if (count == 0) return;
+  auto* to = static_cast<uint8_t*>(dst);
+  const auto* from = static_cast<const uint8_t*>(src);
+  constexpr int64_t kWidth = static_cast<int64_t>(sizeof(T));
+  // A reversed contiguous dst is a contiguous dst walked from its other end (the elements do not
+  // overlap, so the order of the writes does not matter).
+  if (dst_stride_bytes == -kWidth && count > 1) {
+    const int64_t last = static_cast<int64_t>(count - 1);
+    to += last * dst_stride_bytes;
+    from += last * src_stride_bytes;
+    dst_stride_bytes = kWidth;
+    src_stride_bytes = 0 - src_stride_bytes;
+  }
+  if (dst_stride_bytes == kWidth) {
+    if (src_stride_bytes == kWidth) {
+      std::memcpy(to, from, count * sizeof(T));
+      return;
+    }
+#if DMLCPU_KERNELS_HAVE_VECTORS
+    if (src_stride_bytes == 0) return Broadcast<T>(to, LoadElem<T>(from), count);
+    if (src_stride_bytes == -kWidth) return CopyFlipped<T>(to, from, count);
+    if (src_stride_bytes == 2 * kWidth) return CopyDeinterleaved<T, 2>(to, from, count);
+    if (src_stride_bytes == 3 * kWidth) return CopyDeinterleaved<T, 3>(to, from, count);
+    if (src_stride_bytes == 4 * kWidth) return CopyDeinterleaved<T, 4>(to, from, count);
+    if (src_stride_bytes == -2 * kWidth) return CopyDeinterleavedReversed<T, 2>(to, from, count);
+    if (src_stride_bytes == -3 * kWidth) return CopyDeinterleavedReversed<T, 3>(to, from, count);
+    if (src_stride_bytes == -4 * kWidth) return CopyDeinterleavedReversed<T, 4>(to, from, count);
+#endif
+  }
+  CopyStridedLoop<T>(to, dst_stride_bytes, from, src_stride_bytes, count);
+}
+
+// ------------------------------ gather
+
+template <typename T, bool kDstContiguous>
+HWY_INLINE void GatherLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
+                           const uint8_t* HWY_RESTRICT src, int64_t src_stride_bytes,
+                           const int64_t* offsets_bytes, size_t count) {
+  const int64_t ds = kDstContiguous ? static_cast<int64_t>(sizeof(T)) : dst_stride_bytes;
+  const int64_t ss = src_stride_bytes;
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const int64_t* off = offsets_bytes + i;
+    const T v0 = LoadElem<T>(src + off[0]);
+    const T v1 = LoadElem<T>(src + ss + off[1]);
+    const T v2 = LoadElem<T>(src + 2 * ss + off[2]);
+    const T v3 = LoadElem<T>(src + 3 * ss + off[3]);
+    const T v4 = LoadElem<T>(src + 4 * ss + off[4]);
+    const T v5 = LoadElem<T>(src + 5 * ss + off[5]);
+    const T v6 = LoadElem<T>(src + 6 * ss + off[6]);
+    const T v7 = LoadElem<T>(src + 7 * ss + off[7]);
+    StoreElem<T>(dst, v0);
+    StoreElem<T>(dst + ds, v1);
+    StoreElem<T>(dst + 2 * ds, v2);
+    StoreElem<T>(dst + 3 * ds, v3);
+    StoreElem<T>(dst + 4 * ds, v4);
+    StoreElem<T>(dst + 5 * ds, v5);
+    StoreElem<T>(dst + 6 * ds, v6);
+    StoreElem<T>(dst + 7 * ds, v7);
+    src += 8 * ss;
+    dst += 8 * ds;
+  }
+  for (; i < count; ++i) {
+    StoreElem<T>(dst, LoadElem<T>(src + offsets_bytes[i]));
+    src += ss;
+    dst += ds;
+  }
+}
+
+template <typename T>
+void Gather(void* dst, int64_t dst_stride_bytes, const void* src, int64_t src_stride_bytes,
+            const int64_t* offsets_bytes, size_t count) {
+  auto* to = static_cast<uint8_t*>(dst);
+  const auto* from = static_cast<const uint8_t*>(src);
+  if (dst_stride_bytes == static_cast<int64_t>(sizeof(T))) {
+    GatherLoop<T, true>(to, dst_stride_bytes, from, src_stride_bytes, offsets_bytes, count);
+  } else {
+    GatherLoop<T, false>(to, dst_stride_bytes, from, src_stride_bytes, offsets_bytes, count);
+  }
+}
+
+// ------------------------------ resolve
+
+// Contiguous indices: returns how many leading indices were resolved (a multiple of the
+// vector length); the caller finishes the rest.
+template <typename I, bool kAccumulate>
+HWY_INLINE size_t ResolveContiguous(const I* indices, size_t count, uint64_t dim_size,
+                                    int64_t pitch_bytes, int64_t* offsets_bytes) {
+#if DMLCPU_KERNELS_HAVE_VECTORS
+  const hn::ScalableTag<uint64_t> du64;
+  const hn::RebindToSigned<decltype(du64)> di64;
+  const hn::Rebind<I, decltype(du64)> d_idx;  // one index per 64-bit lane
+  const size_t n = hn::Lanes(du64);
+  const auto max_index = hn::Set(du64, dim_size - 1);
+  const auto dim = hn::Set(di64, static_cast<int64_t>(dim_size));
+  const auto pitch = hn::Set(du64, static_cast<uint64_t>(pitch_bytes));
+  auto* out = reinterpret_cast<uint64_t*>(offsets_bytes);
+  size_t i = 0;
+  for (; i + n <= count; i += n) {
+    const auto raw = hn::LoadU(d_idx, indices + i);
+    hn::Vec<decltype(du64)> u;
+    if constexpr (std::is_signed_v<I>) {
+      hn::Vec<decltype(di64)> w;
+      if constexpr (sizeof(I) == 8) {
+        w = raw;
+      } else {
+        w = hn::PromoteTo(di64, raw);
+      }
+      w = hn::Add(w, hn::IfThenElseZero(hn::Lt(w, hn::Zero(di64)), dim));
+      u = hn::BitCast(du64, w);
+    } else {
+      if constexpr (sizeof(I) == 8) {
+        u = raw;
+      } else {
+        u = hn::PromoteTo(du64, raw);
+      }
+    }
+    auto off = hn::Mul(hn::Min(u, max_index), pitch);
+    if constexpr (kAccumulate) off = hn::Add(off, hn::LoadU(du64, out + i));
+    hn::StoreU(off, du64, out + i);
+  }
+  return i;
+#else
+  (void)indices;
+  (void)count;
+  (void)dim_size;
+  (void)pitch_bytes;
+  (void)offsets_bytes;
+  return 0;
+#endif
+}
+
+template <typename I, bool kAccumulate>
+HWY_INLINE void ResolveImpl(const uint8_t* p, int64_t idx_stride_bytes, size_t count,
+                            uint64_t dim_size, int64_t pitch_bytes, int64_t* offsets_bytes) {
+  size_t i = 0;
+  if (idx_stride_bytes == static_cast<int64_t>(sizeof(I))) {
+    i = ResolveContiguous<I, kAccumulate>(AsLanes<I>(p), count, dim_size, pitch_bytes,
+                                          offsets_bytes);
+  } else if (idx_stride_bytes == 0 && count != 0) {
+    const int64_t off = OffsetBytes(ClampIndex<I>(LoadElem<I>(p), dim_size), pitch_bytes);
+    for (; i < count; ++i) {
+      offsets_bytes[i] = kAccumulate ? static_cast<int64_t>(static_cast<uint64_t>(
+                                           offsets_bytes[i]) + static_cast<uint64_t>(off))
+                                     : off;
+    }
+    return;
+  }
+  p += static_cast<int64_t>(i) * idx_stride_bytes;
+  for (; i < count; ++i, p += idx_stride_bytes) {
+    const int64_t off = OffsetBytes(ClampIndex<I>(LoadElem<I>(p), dim_size), pitch_bytes);
+    offsets_bytes[i] = kAccumulate ? static_cast<int64_t>(static_cast<uint64_t>(
+                                         offsets_bytes[i]) + static_cast<uint64_t>(off))
+                                   : off;
+  }
+}
+
+template <typename I>
+void Resolve(const void* indices, int64_t idx_stride_bytes, size_t count, uint64_t dim_size,
+             int64_t pitch_bytes, int64_t* offsets_bytes, bool accumulate) {
+  const auto* p = static_cast<const uint8_t*>(indices);
+  if (accumulate) {
+    ResolveImpl<I, true>(p, idx_stride_bytes, count, dim_size, pitch_bytes, offsets_bytes);
+  } else {
+    ResolveImpl<I, false>(p, idx_stride_bytes, count, dim_size, pitch_bytes, offsets_bytes);
+  }
+}
+
+// ------------------------------ find_out_of_range
+
+#if DMLCPU_KERNELS_HAVE_VECTORS
+
+// Returns the start of the first chunk that may hold an out-of-range index (or where the
+// vector loop stopped); every index before it is in [lo, hi].
+template <typename I>
+HWY_INLINE size_t SkipInRange(const I* indices, size_t count, I lo, I hi) {
+  const hn::ScalableTag<I> d;
+  const size_t n = hn::Lanes(d);
+  const auto lo_v = hn::Set(d, lo);
+  const auto hi_v = hn::Set(d, hi);
+  size_t i = 0;
+  for (; i + 4 * n <= count; i += 4 * n) {
+    const auto v0 = hn::LoadU(d, indices + i);
+    const auto v1 = hn::LoadU(d, indices + i + n);
+    const auto v2 = hn::LoadU(d, indices + i + 2 * n);
+    const auto v3 = hn::LoadU(d, indices + i + 3 * n);
+    const auto v_min = hn::Min(hn::Min(v0, v1), hn::Min(v2, v3));
+    const auto v_max = hn::Max(hn::Max(v0, v1), hn::Max(v2, v3));
+    if (!hn::AllFalse(d, hn::Or(hn::Lt(v_min, lo_v), hn::Gt(v_max, hi_v)))) return i;
+  }
+  for (; i + n <= count; i += n) {
+    const auto v = hn::LoadU(d, indices + i);
+    if (!hn::AllFalse(d, hn::Or(hn::Lt(v, lo_v), hn::Gt(v, hi_v)))) return i;
+  }
+  return i;
+}
+
+#endif  // DMLCPU_KERNELS_HAVE_VECTORS
+
+template <typename I>
+size_t FindOutOfRange(const void* indices, int64_t idx_stride_bytes, size_t count,
+                      uint64_t dim_size) {
+  const auto* p = static_cast<const uint8_t*>(indices);
+  size_t begin = 0;
+#if DMLCPU_KERNELS_HAVE_VECTORS
+  // The vector path needs the allowed range as an interval [lo, hi] of I; dim_size outside
+  // [1, 2^62] (never produced by the planner) takes the scalar path.
+  constexpr uint64_t kMaxVectorDim = uint64_t{1} << 62;
+  if (idx_stride_bytes == static_cast<int64_t>(sizeof(I)) && dim_size >= 1 &&
+      dim_size <= kMaxVectorDim) {
+    using Limits = std::numeric_limits<I>;
+    const int64_t dim = static_cast<int64_t>(dim_size);
+    // The allowed interval in 64-bit, then clipped to I's range.
+    const int64_t lo64 = std::is_signed_v<I> ? -dim : 0;
+    const int64_t hi64 = dim - 1;
+    I lo;
+    I hi;
+    if constexpr (sizeof(I) == 4) {
+      const int64_t lo_clipped = std::max<int64_t>(lo64, Limits::min());
+      const int64_t hi_clipped = std::min<int64_t>(hi64, Limits::max());
+      // Every value of I is in range.
+      if (lo_clipped == Limits::min() && hi_clipped == Limits::max()) return count;
+      lo = static_cast<I>(lo_clipped);
+      hi = static_cast<I>(hi_clipped);
+    } else {
+      lo = static_cast<I>(lo64);
+      hi = static_cast<I>(hi64);
+    }
+    begin = SkipInRange<I>(AsLanes<I>(p), count, lo, hi);
+  }
+#endif
+  return FindOutOfRangeLoop<I>(p, idx_stride_bytes, begin, count, dim_size);
+}
+
+// ------------------------------ The set for this target
+
+const KernelSet* GetKernelSet() {
+  static const KernelSet kSet = {
+      hwy::TargetName(HWY_TARGET),
+      &CopyBytes,
+      &CopyBytesStream,
+      {&CopyStrided<uint8_t>, &CopyStrided<uint16_t>, &CopyStrided<uint32_t>,
+       &CopyStrided<uint64_t>},
+      {&Gather<uint8_t>, &Gather<uint16_t>, &Gather<uint32_t>, &Gather<uint64_t>},
+      {&Resolve<int32_t>, &Resolve<uint32_t>, &Resolve<int64_t>, &Resolve<uint64_t>},
+      {&FindOutOfRange<int32_t>, &FindOutOfRange<uint32_t>, &FindOutOfRange<int64_t>,
+       &FindOutOfRange<uint64_t>},
+  };
+  return &kSet;
+}
+
+#undef DMLCPU_KERNELS_HAVE_VECTORS
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace dmlcpu
+HWY_AFTER_NAMESPACE();
+
+#endif  // DMLCPU_KERNELS_KERNELS_INL_H_
