@@ -15,6 +15,7 @@
 #include <string>
 
 #include "dmlcpu/dml_compat.h"
+#include "dmlcpu/export.h"
 #include "dmlcpu/status.h"
 
 #include <oneapi/tbb/task_arena.h>
@@ -63,7 +64,7 @@ struct OutputBinding {
 // An operator compiled for one device: an immutable plan. Cheap to copy (shared). Keeps its
 // device's thread pool alive. Execute is const, allocation-free on success, and safe to call
 // from many threads at once (on different output buffers).
-class CompiledOperator {
+class DMLCPU_API CompiledOperator {
  public:
   CompiledOperator() = default;
 
@@ -95,7 +96,7 @@ class CompiledOperator {
 };
 
 // Owns (or borrows) the thread pool. Thread-safe: Compile may be called concurrently.
-class Device {
+class DMLCPU_API Device {
  public:
   explicit Device(const DeviceOptions& options = DeviceOptions());
   ~Device();
@@ -118,7 +119,7 @@ class Device {
 
 // DMLCalcBufferTensorSize with 64-bit arithmetic: the minimum TotalTensorSizeInBytes for a tensor
 // (bytes, rounded up to a multiple of 4). Returns 0 for an unknown data type or on overflow.
-uint64_t CalcBufferTensorSize(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,
+DMLCPU_API uint64_t CalcBufferTensorSize(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,
                               const uint32_t* sizes, const uint32_t* strides);
 
 }  // namespace dmlcpu

@@ -11,18 +11,7 @@
 #include <stdint.h>
 
 #include "dmlcpu/dml_compat.h"
-
-#if defined(_WIN32) && defined(DMLCPU_SHARED)
-#if defined(DMLCPU_BUILDING)
-#define DMLCPU_API __declspec(dllexport)
-#else
-#define DMLCPU_API __declspec(dllimport)
-#endif
-#elif defined(__GNUC__)
-#define DMLCPU_API __attribute__((visibility("default")))
-#else
-#define DMLCPU_API
-#endif
+#include "dmlcpu/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "dmlcpu/export.h"
+
 namespace dmlcpu {
 
 // Numeric values equal the C ABI's dmlcpu_status.
@@ -61,7 +63,7 @@ class [[nodiscard]] StatusOr {
 };
 
 // Name of a code ("OK", "INVALID_ARGUMENT", ...). Never null.
-const char* StatusCodeName(StatusCode code);
+DMLCPU_API const char* StatusCodeName(StatusCode code);
 
 }  // namespace dmlcpu
 

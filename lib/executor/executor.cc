@@ -71,10 +71,111 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
   }
 }
 
+// Byte offsets of the first element of row `row_index` (a position over loops[0, count)).
+struct RowOffsets {
+  int64_t out_off, in_off, idx_off;
+};
+inline RowOffsets LocateRow(const Plan& plan, uint32_t count, uint64_t row_index) {
+  RowOffsets r = {0, plan.in_base_bytes, 0};
+  for (uint32_t d = count; d-- > 0;) {
+    const Loop& loop = plan.loops[d];
+    const auto size = static_cast<uint64_t>(loop.size);
+    const auto c = static_cast<int64_t>(row_index % size);
+    row_index /= size;
+    r.out_off += c * loop.out_stride_bytes;
+    r.in_off += c * loop.in_stride_bytes;
+    r.idx_off += c * loop.idx_stride_bytes;
+  }
+  return r;
+}
+
+// Resolves n index tuples (every component) starting at `idx` into byte offsets.
+inline void ResolveChunk(const Plan& plan, const uint8_t* idx, int64_t idx_stride_bytes, uint64_t n,
+                         int64_t* offsets_bytes) {
+  for (uint32_t c = 0; c < plan.component_count; ++c) {
+    const IndexComponent& comp = plan.components[c];
+    plan.resolve(idx + comp.idx_offset_bytes, idx_stride_bytes, n, comp.dim_size,
+                 comp.pitch_bytes, offsets_bytes, c > 0);
+  }
+}
+
+// K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
+// units on one line of loops[L-2], indices are resolved in chunks and the blocks copied with
+// run merging.
+void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const uint32_t line_loop = plan.loop_count - 2;
+  const Loop& walk = plan.loops[line_loop];
+  const uint64_t line_items = static_cast<uint64_t>(walk.size);
+  const size_t block_bytes =
+      static_cast<size_t>(plan.loops[plan.loop_count - 1].size) * plan.elem_bytes;
+  int64_t offsets_bytes[kChunkItems];
+  for (uint64_t unit = begin; unit < end;) {
+    const uint64_t line = unit / line_items;
+    const uint64_t pos = unit % line_items;
+    const uint64_t segment = std::min(end - unit, line_items - pos);
+    const RowOffsets r = LocateRow(plan, line_loop, line);
+    const int64_t first = static_cast<int64_t>(pos);
+    uint8_t* out = args.output + r.out_off + first * walk.out_stride_bytes;
+    const uint8_t* idx = args.indices + r.idx_off + first * walk.idx_stride_bytes;
+    const uint8_t* in = args.input + r.in_off;
+    for (uint64_t done = 0; done < segment;) {
+      const uint64_t n = std::min(kChunkItems, segment - done);
+      ResolveChunk(plan, idx, walk.idx_stride_bytes, n, offsets_bytes);
+      kernels::GatherBlocks(out, walk.out_stride_bytes, in, offsets_bytes, n, block_bytes,
+                            plan.copy_run);
+      done += n;
+      if (done < segment) {
+        out += static_cast<int64_t>(n) * walk.out_stride_bytes;
+        idx += static_cast<int64_t>(n) * walk.idx_stride_bytes;
+      }
+    }
+    unit += segment;
+  }
+}
+
+// K4 fast path when every row reads the same indices: each chunk of the row's indices is
+// resolved once, then gathered for every row of the unit range.
+void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const uint32_t outer_count = plan.loop_count - 1;
+  const Loop& row = plan.loops[outer_count];
+  const uint64_t row_items = static_cast<uint64_t>(row.size);
+  int64_t offsets_bytes[kChunkItems];
+  for (uint64_t done = 0; done < row_items;) {
+    const uint64_t n = std::min(kChunkItems, row_items - done);
+    const int64_t first = static_cast<int64_t>(done);
+    ResolveChunk(plan, args.indices + first * row.idx_stride_bytes, row.idx_stride_bytes, n,
+                 offsets_bytes);
+    RowOffsets r = LocateRow(plan, outer_count, begin);
+    int64_t coord[kMaxRank] = {};
+    uint64_t rest = begin;
+    for (uint32_t d = outer_count; d-- > 0;) {
+      coord[d] = static_cast<int64_t>(rest % static_cast<uint64_t>(plan.loops[d].size));
+      rest /= static_cast<uint64_t>(plan.loops[d].size);
+    }
+    for (uint64_t unit = begin; unit < end; ++unit) {
+      plan.gather(args.output + r.out_off + first * row.out_stride_bytes, row.out_stride_bytes,
+                  args.input + r.in_off + first * row.in_stride_bytes, row.in_stride_bytes,
+                  offsets_bytes, n);
+      for (uint32_t d = outer_count; d-- > 0;) {
+        const Loop& loop = plan.loops[d];
+        r.out_off += loop.out_stride_bytes;
+        r.in_off += loop.in_stride_bytes;
+        if (++coord[d] < loop.size) break;
+        coord[d] = 0;
+        r.out_off -= loop.size * loop.out_stride_bytes;
+        r.in_off -= loop.size * loop.in_stride_bytes;
+      }
+    }
+    done += n;
+  }
+}
+
 }  // namespace
 
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   if (begin >= end) return;
+  if (plan.indexed_blocks) return RunIndexedBlocks(plan, args, begin, end);
+  if (plan.rows_share_indices) return RunSharedIndexRows(plan, args, begin, end);
   const Partition& p = plan.partition;
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];

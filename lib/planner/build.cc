@@ -110,7 +110,10 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   BuildCanonical(g, plan);
   plan->loop_count = CollapseLoops(plan->loops, plan->loop_count, plan->elem_bytes);
   plan->shape = Classify(*plan);
+  TileForLocality(plan);
+  plan->shape = Classify(*plan);
   plan->partition = MakePartition(*plan);
+  ChooseFastPaths(plan);
   if (plan->strict_indices) BuildIndexScans(plan);
 
   // Non-temporal stores only pay off when the output is far larger than the last-level cache

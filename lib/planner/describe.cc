@@ -40,8 +40,8 @@ std::string DescribePlan(const Plan& plan) {
   s += DescribeTensor("input", g.input);
   if (g.has_indices) s += DescribeTensor("indices", g.indices);
   s += DescribeTensor("output", g.output);
-  s += StrFormat("  collapsed to %u loop(s), outermost first (size: out/in/idx byte strides):\n",
-                 plan.loop_count);
+  s += StrFormat("  collapsed to %u loop(s)%s, outermost first (size: out/in/idx byte strides):\n",
+                 plan.loop_count, plan.tiled ? ", tiled for the cache" : "");
   for (uint32_t i = 0; i < plan.loop_count; ++i) {
     const Loop& l = plan.loops[i];
     s += StrFormat("    [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),

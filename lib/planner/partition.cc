@@ -1,4 +1,7 @@
 // Classification into kernel shapes, the work partition, and the strict-mode index scans.
+#include <algorithm>
+#include <cstdlib>
+
 #include "planner/plan.h"
 
 namespace dmlcpu {
@@ -77,6 +80,119 @@ Partition MakePartition(const Plan& plan) {
   const uint64_t unit_bytes = p.piece_items * item_bytes + row_overhead_bytes;
   p.grain_units = unit_bytes >= kGrainBytes ? 1 : CeilDiv(kGrainBytes, unit_bytes);
   return p;
+}
+
+namespace {
+
+// Largest tile in {max_items, max_items/2, ..., min_items} that divides `size` at least twice.
+int64_t PickTile(int64_t size, int64_t max_items, int64_t min_items) {
+  for (int64_t t = max_items; t >= min_items && t >= 1; t /= 2) {
+    if (size % t == 0 && size >= 2 * t) return t;
+  }
+  return 0;
+}
+
+Loop Scaled(const Loop& loop, int64_t tile) {
+  return {loop.size / tile, tile * loop.out_stride_bytes, tile * loop.in_stride_bytes,
+          tile * loop.idx_stride_bytes};
+}
+
+Loop Tile(const Loop& loop, int64_t tile) {
+  return {tile, loop.out_stride_bytes, loop.in_stride_bytes, loop.idx_stride_bytes};
+}
+
+// K2 rows whose input elements each sit on a different cache line (a transposed view): tile
+// the row with the outer loop that walks the input contiguously, so each input line is used
+// whole while it is in L1. {4096,4096} fp32 read with strides {1,4096}: loops {4096 x 4096}
+// become {256, 64, 16, 64} (16 rows of 64 elements per tile: 64 input lines, each read whole).
+void TileTranspose(Plan* plan) {
+  const uint32_t last = plan->loop_count - 1;
+  if (plan->component_count != 0 || last == 0 || plan->loop_count + 2 > kMaxRank) return;
+  const Loop row = plan->loops[last];
+  const int64_t elem = plan->elem_bytes;
+  if (std::abs(row.in_stride_bytes) < 64) return;
+  int b = -1;  // the outer loop with the smallest non-zero input stride below a cache line
+  for (uint32_t i = 0; i < last; ++i) {
+    const int64_t stride = std::abs(plan->loops[i].in_stride_bytes);
+    if (stride != 0 && stride < 64 &&
+        (b < 0 || stride < std::abs(plan->loops[b].in_stride_bytes))) {
+      b = static_cast<int>(i);
+    }
+  }
+  if (b < 0) return;
+  const Loop walk = plan->loops[b];
+  const int64_t walk_tile = PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
+  if (walk_tile == 0) return;
+  const int64_t row_tile = row.size <= 256 ? row.size : PickTile(row.size, 64, 16);
+  if (row_tile == 0) return;
+  Loop loops[kMaxRank];
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < last; ++i) {
+    if (static_cast<int>(i) != b) loops[count++] = plan->loops[i];
+  }
+  loops[count++] = Scaled(walk, walk_tile);
+  if (row_tile != row.size) loops[count++] = Scaled(row, row_tile);
+  loops[count++] = Tile(walk, walk_tile);
+  loops[count++] = Tile(row, row_tile);
+  (void)elem;
+  for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
+  plan->loop_count = count;
+  plan->tiled = true;
+}
+
+// K4 rows whose gathered axis is an outer loop (GATHER_ELEMENTS along axis 0 of a large tensor)
+// read a random input row per element. Strip-mine the row into strips of up to 256 bytes and
+// walk the strips outermost: one strip of the input (axis extent x strip width) stays in L2
+// while every output row takes its slice of it. {4096,4096} fp32, axis 0: loops
+// {4096 rows, 4096 cols} become {64 strips, 4096 rows, 64 cols} (1 MiB of input per strip).
+void TileGatherStrips(Plan* plan) {
+  constexpr uint64_t kTileMinFootprintBytes = 4 << 20;
+  const uint32_t last = plan->loop_count - 1;
+  if (plan->component_count != 1 || last == 0 || plan->loop_count + 1 > kMaxRank) return;
+  const Loop row = plan->loops[last];
+  const IndexComponent& comp = plan->components[0];
+  const int64_t elem = plan->elem_bytes;
+  if (row.in_stride_bytes != elem || comp.pitch_bytes < row.size * elem ||
+      comp.dim_size * static_cast<uint64_t>(row.size * elem) < kTileMinFootprintBytes) {
+    return;
+  }
+  const int64_t strip = PickTile(row.size, std::max<int64_t>(1, 256 / elem),
+                                 std::max<int64_t>(1, 64 / elem));
+  if (strip == 0) return;
+  Loop loops[kMaxRank];
+  uint32_t count = 0;
+  loops[count++] = Scaled(row, strip);
+  for (uint32_t i = 0; i < last; ++i) loops[count++] = plan->loops[i];
+  loops[count++] = Tile(row, strip);
+  for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
+  plan->loop_count = count;
+  plan->tiled = true;
+}
+
+}  // namespace
+
+void TileForLocality(Plan* plan) {
+  if (plan->shape == KernelShape::kStridedInner) TileTranspose(plan);
+  if (plan->shape == KernelShape::kElementGather) TileGatherStrips(plan);
+}
+
+void ChooseFastPaths(Plan* plan) {
+  plan->indexed_blocks = false;
+  plan->rows_share_indices = false;
+  if (plan->partition.pieces_per_row != 1) return;
+  const uint32_t last = plan->loop_count - 1;
+  const Loop& row = plan->loops[last];
+  const int64_t elem = plan->elem_bytes;
+  if (plan->shape == KernelShape::kBlockGather && last >= 1 &&
+      plan->loops[last - 1].in_stride_bytes == 0 && plan->loops[last - 1].idx_stride_bytes != 0 &&
+      row.in_stride_bytes == elem && row.out_stride_bytes == elem) {
+    plan->indexed_blocks = true;
+  }
+  if (plan->shape == KernelShape::kElementGather && last >= 1) {
+    bool shared = true;
+    for (uint32_t i = 0; i < last; ++i) shared = shared && plan->loops[i].idx_stride_bytes == 0;
+    plan->rows_share_indices = shared;
+  }
 }
 
 void BuildIndexScans(Plan* plan) {

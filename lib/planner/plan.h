@@ -113,6 +113,16 @@ struct Plan {
   IndexComponent components[kMaxRank];
 
   KernelShape shape = KernelShape::kOneRun;
+  // Fast paths (set by ChooseFastPaths; each requires whole rows per unit):
+  //  - indexed_blocks: K3 whose second-innermost loop walks the indices (input stride 0) and
+  //    whose row is one contiguous block: indices resolved in chunks, blocks copied with run
+  //    merging (kernels::GatherBlocks).
+  //  - rows_share_indices: K4 whose outer loops all have index stride 0: each chunk of indices
+  //    is resolved once and reused for every row.
+  bool indexed_blocks = false;
+  bool rows_share_indices = false;
+  // The loops were reordered into cache tiles (see TileForLocality).
+  bool tiled = false;
   Partition partition;
   bool stream_stores = false;  // non-temporal stores for outputs far beyond the LLC
 
@@ -150,8 +160,18 @@ uint32_t CollapseLoops(Loop* loops, uint32_t loop_count, uint32_t elem_bytes);
 // Picks the kernel shape from the collapsed loops.
 KernelShape Classify(const Plan& plan);
 
+// Reorders loops into cache tiles where the row order would miss the cache on every element:
+// K2 rows reading a transposed view (each input element on its own cache line) are tiled with
+// the loop that walks the input contiguously; K4 rows gathering along an outer axis (e.g.
+// GATHER_ELEMENTS axis 0) are strip-mined so a strip of the input stays in L2. Loop order
+// never changes results: every output element is computed independently. No-op otherwise.
+void TileForLocality(Plan* plan);
+
 // Decides the work split from the collapsed loops and the shape.
 Partition MakePartition(const Plan& plan);
+
+// Sets the fast-path flags (after MakePartition).
+void ChooseFastPaths(Plan* plan);
 
 // Builds the strict-mode scans of the index tensor.
 void BuildIndexScans(Plan* plan);

@@ -1,5 +1,7 @@
 // Tensor descriptors: reading, the generic validity rules of spec section 2 and 8, and the
 // buffer-size arithmetic (DMLCalcBufferTensorSize, in 64 bits).
+#include <cstring>
+
 #include "core/checked_math.h"
 #include "core/format.h"
 #include "planner/plan.h"
@@ -10,7 +12,9 @@ namespace {
 
 // Bits per element; 0 for unknown values.
 uint32_t ElementBits(DML_TENSOR_DATA_TYPE type) {
-  switch (type) {
+  uint32_t value;  // any 32-bit value may arrive from C
+  std::memcpy(&value, &type, sizeof(value));
+  switch (value) {
     case DML_TENSOR_DATA_TYPE_UINT8:
     case DML_TENSOR_DATA_TYPE_INT8:
       return 8;
@@ -67,7 +71,9 @@ uint32_t ElementBytes(DML_TENSOR_DATA_TYPE type) {
 }
 
 const char* DataTypeName(DML_TENSOR_DATA_TYPE type) {
-  switch (type) {
+  uint32_t value;
+  std::memcpy(&value, &type, sizeof(value));
+  switch (value) {
     case DML_TENSOR_DATA_TYPE_UNKNOWN: return "UNKNOWN";
     case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
     case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
@@ -102,26 +108,32 @@ uint64_t CalcTensorBytes(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_
 Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc, bool is_output,
                   TensorInfo* info) {
   if (desc == nullptr) return InvalidArgument("%s: %s is null", op, field);
-  if (desc->Type != DML_TENSOR_TYPE_BUFFER) {
+  // Enum fields may hold any 32-bit value written from C: read them as integers.
+  uint32_t tensor_type;
+  std::memcpy(&tensor_type, &desc->Type, sizeof(tensor_type));
+  if (tensor_type != DML_TENSOR_TYPE_BUFFER) {
     return InvalidArgument("%s: %s.Type is %u, expected 1 (DML_TENSOR_TYPE_BUFFER)", op, field,
-                           static_cast<unsigned>(desc->Type));
+                           tensor_type);
   }
   if (desc->Desc == nullptr) return InvalidArgument("%s: %s.Desc is null", op, field);
   const auto& buffer = *static_cast<const DML_BUFFER_TENSOR_DESC*>(desc->Desc);
 
-  const auto type = buffer.DataType;
-  const uint32_t bits = ElementBits(type);
-  if (bits == 0) {
+  uint32_t type_value;
+  std::memcpy(&type_value, &buffer.DataType, sizeof(type_value));
+  if (type_value == 0 || type_value > DML_TENSOR_DATA_TYPE_INT4) {
     return InvalidArgument("%s: %s.DataType is %u, expected a DML_TENSOR_DATA_TYPE in [1, 13]", op,
-                           field, static_cast<unsigned>(type));
+                           field, type_value);
   }
+  const auto type = static_cast<DML_TENSOR_DATA_TYPE>(type_value);
+  const uint32_t bits = ElementBits(type);
   if (bits == 4) {
     return Unsupported(
         "%s: %s.DataType is %u (%s), expected a 1/2/4/8-byte type: 4-bit types are not supported "
         "by data-movement operators",
         op, field, static_cast<unsigned>(type), DataTypeName(type));
   }
-  const unsigned flags = static_cast<unsigned>(buffer.Flags);
+  uint32_t flags;
+  std::memcpy(&flags, &buffer.Flags, sizeof(flags));
   if ((flags & ~static_cast<unsigned>(DML_TENSOR_FLAG_OWNED_BY_DML)) != 0) {
     return InvalidArgument("%s: %s.Flags is 0x%x, expected a combination of 0x1 (OWNED_BY_DML)", op,
                            field, flags);

@@ -1,0 +1,224 @@
+// dmlcpu — ONNX adapter: an ONNX node (attributes, input shapes and element types as plain C++
+// values) -> the DirectML operator descriptor that dmlcpu (or real DirectML) executes.
+//
+//   ONNX Gather          -> DML_OPERATOR_GATHER
+//   ONNX GatherElements  -> DML_OPERATOR_GATHER_ELEMENTS
+//   ONNX GatherND        -> DML_OPERATOR_GATHER_ND1
+//   ONNX Slice           -> DML_OPERATOR_SLICE1
+//
+// Pure functions of their arguments: no ONNX headers or libraries, no global state, thread-safe.
+//
+//   dmlcpu::onnx::TensorType data{dmlcpu::onnx::ElementType::kFloat, {2, 3, 4}};
+//   dmlcpu::onnx::TensorType indices{dmlcpu::onnx::ElementType::kInt64, {}};  // scalar index
+//   auto node = dmlcpu::onnx::Gather(data, indices, /*axis=*/-1);          // output {2, 3}
+//   auto op = device.Compile(node->desc(), {dmlcpu::IndexPolicy::kStrict});
+//   op->Execute({{data_ptr, node->input_bytes(0)}, {index_ptr, node->input_bytes(1)}},
+//               {{out_ptr, node->output_bytes()}});
+//
+// Every DirectML tensor has DimensionCount N = max(ranks of the node's tensors, 1), right-aligned
+// with leading 1s (spec section 2.1); attribute axes are shifted by the padding. Ranks above 8
+// are refused (kUnsupported).
+//
+// Empty outputs: DirectML cannot express a tensor with a 0-size dimension. When the ONNX output
+// has one (e.g. Slice with start >= end, Gather with empty indices), the adapter succeeds with
+// output_is_empty() == true, output_shape() holding the 0, output_bytes() == 0 and
+// desc().Type == DML_OPERATOR_INVALID: the caller produces the empty tensor and executes
+// nothing (Compile would reject the invalid type).
+//
+// Out-of-range indices are an error in ONNX; compile with IndexPolicy::kStrict to get that
+// behaviour (kOutOfRange from Execute), or kClamp for DirectML's "wrong values, no error".
+#ifndef DMLCPU_ONNX_H_
+#define DMLCPU_ONNX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/export.h"
+#include "dmlcpu/status.h"
+
+namespace dmlcpu {
+namespace onnx {
+
+// ONNX TensorProto.DataType values (onnx.proto), so callers need no ONNX header.
+enum class ElementType : int32_t {
+  kUndefined = 0,
+  kFloat = 1,
+  kUint8 = 2,
+  kInt8 = 3,
+  kUint16 = 4,
+  kInt16 = 5,
+  kInt32 = 6,
+  kInt64 = 7,
+  kString = 8,
+  kBool = 9,
+  kFloat16 = 10,
+  kDouble = 11,
+  kUint32 = 12,
+  kUint64 = 13,
+  kComplex64 = 14,
+  kComplex128 = 15,
+  kBfloat16 = 16,
+};
+
+// Highest rank DirectML (and dmlcpu) accepts.
+inline constexpr uint32_t kMaxRank = 8;
+
+// "FLOAT", "INT64", ... (ONNX's spelling); "UNKNOWN" for values not listed above. Never null.
+DMLCPU_API const char* ElementTypeName(ElementType type);
+
+// The DirectML type that moves `type` bit for bit: FLOAT->FLOAT32, UINT8, INT8, UINT16, INT16,
+// INT32, INT64, BOOL->UINT8 (1 byte), FLOAT16, DOUBLE->FLOAT64, UINT32, UINT64,
+// BFLOAT16->UINT16 (2 bytes; the operators only move bytes). kUnsupported for STRING, complex
+// and unknown values.
+DMLCPU_API StatusOr<DML_TENSOR_DATA_TYPE> ToDmlDataType(ElementType type);
+
+// Bytes per element of `type`; 0 when ToDmlDataType fails.
+DMLCPU_API uint32_t ElementSizeBytes(ElementType type);
+
+// A tensor as ONNX describes it: element type and shape (rank = shape.size(); rank 0 is a
+// scalar). Dimensions must lie in [0, 2^32 - 1].
+struct TensorType {
+  ElementType element_type = ElementType::kUndefined;
+  std::vector<int64_t> shape;
+};
+
+// ONNX Slice's inputs (opset >= 10) or attributes (opset 1-9), already read into integers.
+// `axes` empty = omitted (0 .. starts.size() - 1); `steps` empty = omitted (all 1).
+struct SliceParams {
+  std::vector<int64_t> starts;
+  std::vector<int64_t> ends;
+  std::vector<int64_t> axes;
+  std::vector<int64_t> steps;
+};
+
+// Strides (in elements, one per ONNX dimension) that lay `shape` out with `pad_elems` unused
+// entries after every dimension and `inner_stride_elems` between neighbouring innermost
+// elements: strides[r-1] = inner_stride_elems,
+// strides[d] = strides[d+1] * (shape[d+1] + pad_elems). Empty for rank 0. Precondition: the
+// result fits in 32 bits (the caller's shapes are small).
+DMLCPU_API std::vector<uint32_t> PaddedStridesElems(const std::vector<int64_t>& shape,
+                                                            uint32_t pad_elems,
+                                                            uint32_t inner_stride_elems = 1);
+
+// The DirectML form of one ONNX node. Owns every array its descriptor points at; copyable and
+// movable (the copy re-points its own descriptor), so it may be stored in containers. desc() is
+// valid as long as this object is and until the next SetInputStrides/SetOutputStrides.
+class DMLCPU_API OperatorDesc {
+ public:
+  OperatorDesc() { Relink(); }
+  OperatorDesc(const OperatorDesc& other) : s_(other.s_) { Relink(); }
+  OperatorDesc(OperatorDesc&& other) noexcept : s_(std::move(other.s_)) { Relink(); }
+  OperatorDesc& operator=(const OperatorDesc& other);
+  OperatorDesc& operator=(OperatorDesc&& other) noexcept;
+
+  // The descriptor to hand to Device::Compile (or IDMLDevice::CreateOperator). Type is
+  // DML_OPERATOR_INVALID when output_is_empty().
+  const DML_OPERATOR_DESC& desc() const { return s_.op_desc; }
+  DML_OPERATOR_TYPE type() const { return s_.op_desc.Type; }
+  // "Gather", "GatherElements", "GatherND" or "Slice".
+  const char* onnx_op() const { return s_.onnx_op; }
+
+  // True when the ONNX output has a 0-size dimension: nothing to execute (see the file comment).
+  bool output_is_empty() const { return s_.output_is_empty; }
+  // The output as ONNX sees it (rank and element type of the ONNX output, not DirectML's N).
+  const std::vector<int64_t>& output_shape() const { return s_.output_shape; }
+  ElementType output_element_type() const { return s_.element_types[s_.input_count]; }
+  // Element count of the ONNX output (0 when output_is_empty()).
+  uint64_t output_elems() const;
+
+  // DirectML bindings: inputs in the order of the operator struct's tensor fields (Gather*:
+  // data, indices; Slice: data only — starts/ends/axes/steps are folded into the descriptor).
+  size_t input_count() const { return s_.input_count; }
+  // Minimum byte sizes of the bindings (TotalTensorSizeInBytes: the buffer's span in the current
+  // layout, rounded up to 4). A binding of an empty tensor is 0 bytes. Precondition: i < count.
+  uint64_t input_bytes(size_t i) const { return s_.tensors[i].total_bytes; }
+  uint64_t output_bytes() const { return s_.tensors[s_.input_count].total_bytes; }
+  // DimensionCount of every DirectML tensor (0 when output_is_empty()).
+  uint32_t dimension_count() const { return s_.dimension_count; }
+
+  // Re-lays input `i` / the output in a strided buffer: `strides_elems` has one entry per ONNX
+  // dimension of that tensor (empty = packed again). Updates desc() and the byte sizes; the
+  // strides themselves are checked by Compile. Fails (kInvalidArgument) on a wrong count or a
+  // span beyond 64 bits.
+  Status SetInputStrides(size_t i, const std::vector<uint32_t>& strides_elems);
+  Status SetOutputStrides(const std::vector<uint32_t>& strides_elems);
+
+  // One line: the DirectML operator, its attributes and every tensor (type, sizes, strides,
+  // total bytes), e.g. "GATHER Axis=1 IndexDimensions=1 InputTensor=FLOAT32{1,3,3} ...".
+  std::string ToString() const;
+
+ private:
+  friend class Builder;  // lib/onnx: fills s_
+
+  struct Tensor {
+    std::vector<int64_t> buffer_shape;     // ONNX shape of the bound buffer
+    uint32_t rank_offset = 0;              // leading 1s: DirectML dim d = ONNX dim d - offset
+    uint32_t sizes[kMaxRank] = {};         // DirectML sizes (GatherElements' data: a view)
+    uint32_t strides_elems[kMaxRank] = {};
+    bool has_strides = false;              // false: Strides = null (packed)
+    bool is_view = false;                  // sizes differ from buffer_shape: strides always set
+    uint64_t total_bytes = 0;
+    DML_BUFFER_TENSOR_DESC buffer{};
+    DML_TENSOR_DESC tensor{};
+  };
+  struct State {
+    const char* onnx_op = "";
+    size_t input_count = 0;
+    uint32_t dimension_count = 0;
+    bool output_is_empty = false;
+    std::vector<int64_t> output_shape;
+    ElementType element_types[3] = {};     // inputs, then the output
+    Tensor tensors[3];                     // inputs in binding order, then the output
+    DML_GATHER_OPERATOR_DESC gather{};
+    DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
+    DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
+    DML_SLICE1_OPERATOR_DESC slice1{};
+    uint32_t window_offsets[kMaxRank] = {};
+    uint32_t window_sizes[kMaxRank] = {};
+    int32_t window_strides[kMaxRank] = {};
+    DML_OPERATOR_DESC op_desc{};
+  };
+
+  // Points every descriptor pointer at this object's own arrays.
+  void Relink();
+  Status SetStrides(size_t tensor, const std::vector<uint32_t>& strides_elems);
+
+  State s_;
+};
+
+// ONNX Gather (opset 1-13): `axis` in [-r, r-1] (r = data rank >= 1); indices of any rank
+// (0 = scalar), INT32 or INT64. -> GATHER with Axis = axis + (N - r), IndexDimensions = rank of
+// indices. Output shape: data[:axis] + indices.shape + data[axis+1:].
+DMLCPU_API StatusOr<OperatorDesc> Gather(const TensorType& data,
+                                                 const TensorType& indices, int64_t axis);
+
+// ONNX GatherElements (opset 11-13): indices have data's rank; indices.shape[d] <= data.shape[d]
+// for d != axis (smaller = the leading sub-block of data, expressed with strides, as ONNX
+// Runtime and PyTorch allow). -> GATHER_ELEMENTS. Output shape = indices.shape.
+DMLCPU_API StatusOr<OperatorDesc> GatherElements(const TensorType& data,
+                                                         const TensorType& indices, int64_t axis);
+
+// ONNX GatherND (opset 11-13; batch_dims from 12): 0 <= batch_dims < min(r, q); the last
+// indices dimension t in [1, r - batch_dims]; batch dimensions equal. -> GATHER_ND1 with
+// InputDimensionCount = r, IndicesDimensionCount = q, BatchDimensionCount = batch_dims.
+// Output shape: indices.shape[:-1] + data.shape[batch_dims + t:].
+DMLCPU_API StatusOr<OperatorDesc> GatherNd(const TensorType& data,
+                                                   const TensorType& indices, int64_t batch_dims);
+
+// ONNX Slice (opset 1-13), following the operator text (as ONNX Runtime does): negative
+// starts/ends count from the end, then starts clamp to [0, d] (step > 0) or [0, d-1]
+// (step < 0) and ends to [0, d] or [-1, d-1], so any value including INT64_MIN/INT64_MAX is
+// accepted. (NumPy differs in one corner: x[-10:-10:-1] of 5 elements is empty there, {x[0]}
+// here.) Negative axes count from the end; repeated axes and zero steps are refused; a step
+// beyond INT32 range is accepted where it takes one element. -> SLICE1 (a negative step is a
+// negative window stride).
+DMLCPU_API StatusOr<OperatorDesc> Slice(const TensorType& data, const SliceParams& params);
+
+}  // namespace onnx
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_ONNX_H_
