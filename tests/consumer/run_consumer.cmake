@@ -1,0 +1,83 @@
+# ctest driver for the find_package consumer (cmake -P). Installs the already-built dmlcpu from
+# BINARY_DIR into WORK_DIR/prefix, configures and builds tests/consumer against that prefix, and
+# runs both consumer executables. Any failing step is a FATAL_ERROR (a failed test).
+#
+# Variables (-D...): SOURCE_DIR, BINARY_DIR, WORK_DIR (required); BUILD_TYPE, GENERATOR,
+# C_COMPILER, CXX_COMPILER, C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS (optional, forwarded so that
+# sanitizer builds configure and link the consumer the same way as the library).
+cmake_minimum_required(VERSION 3.25)
+
+foreach(required SOURCE_DIR BINARY_DIR WORK_DIR)
+  if(NOT DEFINED ${required} OR "${${required}}" STREQUAL "")
+    message(FATAL_ERROR "run_consumer.cmake: ${required} is not set")
+  endif()
+endforeach()
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE Release)
+endif()
+
+set(prefix "${WORK_DIR}/prefix")
+set(consumer_build "${WORK_DIR}/build")
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+function(run_step name)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name} failed (${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${name}: ok")
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# 1. Install.
+run_step("install" "${CMAKE_COMMAND}" --install "${BINARY_DIR}" --prefix "${prefix}"
+         --config "${BUILD_TYPE}")
+if(NOT EXISTS "${prefix}/include/dmlcpu/dmlcpu.h")
+  message(FATAL_ERROR "install did not put include/dmlcpu/dmlcpu.h under ${prefix}")
+endif()
+
+# 2. Configure the consumer against the prefix only.
+set(configure_args -S "${SOURCE_DIR}/tests/consumer" -B "${consumer_build}"
+    "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
+    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
+if(GENERATOR)
+  list(APPEND configure_args -G "${GENERATOR}")
+endif()
+if(C_COMPILER)
+  list(APPEND configure_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
+endif()
+if(CXX_COMPILER)
+  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
+endif()
+run_step("configure consumer" "${CMAKE_COMMAND}" ${configure_args})
+
+# The package must have come from the prefix, not from the build tree or the system.
+file(STRINGS "${consumer_build}/CMakeCache.txt" dmlcpu_dir_line REGEX "^dmlcpu_DIR:")
+string(REGEX REPLACE "^dmlcpu_DIR:[A-Z]+=" "" dmlcpu_dir "${dmlcpu_dir_line}")
+file(REAL_PATH "${prefix}" real_prefix)
+file(REAL_PATH "${dmlcpu_dir}" real_dmlcpu_dir)
+string(FIND "${real_dmlcpu_dir}" "${real_prefix}/" position)
+if(NOT position EQUAL 0)
+  message(FATAL_ERROR "dmlcpu was found at '${dmlcpu_dir}', not under '${prefix}'")
+endif()
+
+# 3. Build.
+run_step("build consumer" "${CMAKE_COMMAND}" --build "${consumer_build}" --config "${BUILD_TYPE}")
+
+# 4. Run both executables (single- and multi-config layouts).
+foreach(exe consumer_cxx consumer_c)
+  set(path "")
+  foreach(candidate "${consumer_build}/${exe}" "${consumer_build}/${BUILD_TYPE}/${exe}"
+                    "${consumer_build}/${exe}.exe" "${consumer_build}/${BUILD_TYPE}/${exe}.exe")
+    if(path STREQUAL "" AND EXISTS "${candidate}")
+      set(path "${candidate}")
+    endif()
+  endforeach()
+  if(path STREQUAL "")
+    message(FATAL_ERROR "${exe} was not built under ${consumer_build}")
+  endif()
+  run_step("run ${exe}" "${path}")
+  message(STATUS "${step_output}")
+endforeach()

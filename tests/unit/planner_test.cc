@@ -1,0 +1,233 @@
+// Planner unit tests: each transform with worked examples (design.md section 3).
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "planner/plan.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+// Owns the arrays a descriptor points at.
+struct Tensor {
+  Tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes_in,
+         std::vector<uint32_t> strides_in = {})
+      : sizes(std::move(sizes_in)), strides(std::move(strides_in)) {
+    buffer.DataType = type;
+    buffer.Flags = DML_TENSOR_FLAG_NONE;
+    buffer.DimensionCount = static_cast<uint32_t>(sizes.size());
+    buffer.Sizes = sizes.data();
+    buffer.Strides = strides.empty() ? nullptr : strides.data();
+    buffer.TotalTensorSizeInBytes = CalcTensorBytes(type, buffer.DimensionCount, sizes.data(),
+                                                    buffer.Strides);
+    buffer.GuaranteedBaseOffsetAlignment = 0;
+    desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+  }
+  Tensor(const Tensor&) = delete;
+  std::vector<uint32_t> sizes, strides;
+  DML_BUFFER_TENSOR_DESC buffer;
+  DML_TENSOR_DESC desc;
+};
+
+Plan CompileSlice1(const Tensor& in, const Tensor& out, std::vector<uint32_t> offsets,
+                   std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
+  DML_SLICE1_OPERATOR_DESC slice = {&in.desc, &out.desc, static_cast<uint32_t>(offsets.size()),
+                                    offsets.data(), sizes.data(), strides.data()};
+  Plan plan;
+  const Status s = CompilePlan({DML_OPERATOR_SLICE1, &slice}, false, &plan);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return plan;
+}
+
+TEST(CollapseTest, KvCacheWindowBecomes512RunsOf256KiB) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 2048, 128});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 1024, 128});
+  const Plan plan = CompileSlice1(in, out, {0, 0, 512, 0}, {8, 64, 1024, 128}, {1, 1, 1, 1});
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.loops[0].size, 512);
+  EXPECT_EQ(plan.loops[0].out_stride_bytes, 256 << 10);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 512 << 10);
+  EXPECT_EQ(plan.loops[1].size * 2, 256 << 10);
+  EXPECT_EQ(plan.in_base_bytes, 512 * 128 * 2);
+  EXPECT_EQ(plan.shape, KernelShape::kRowsOfRuns);
+}
+
+TEST(CollapseTest, FullExtentSliceIsOneRun) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 5, 7, 11});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {3, 5, 7, 11});
+  const Plan plan = CompileSlice1(in, out, {0, 0, 0, 0}, {3, 5, 7, 11}, {1, 1, 1, 1});
+  ASSERT_EQ(plan.loop_count, 1u);
+  EXPECT_EQ(plan.loops[0].size, 3 * 5 * 7 * 11);
+  EXPECT_EQ(plan.shape, KernelShape::kOneRun);
+}
+
+TEST(CollapseTest, StepTwoOnBothAxesGivesStridedInner) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
+  const Plan plan = CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2});
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.loops[0].size, 2048);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 2 * 4096 * 4);
+  EXPECT_EQ(plan.loops[1].size, 2048);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, 8);
+  EXPECT_EQ(plan.loops[1].out_stride_bytes, 4);
+  EXPECT_EQ(plan.shape, KernelShape::kStridedInner);
+}
+
+TEST(CollapseTest, NegativeStrideFoldsIntoBaseOffset) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {16, 32});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {16, 32});
+  const Plan plan = CompileSlice1(in, out, {0, 0}, {16, 32}, {1, -1});
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.in_base_bytes, 31 * 4);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, -4);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 32 * 4);
+  // Flipping the outer axis keeps whole rows contiguous: rows of runs walked backwards.
+  const Plan flip_rows = CompileSlice1(in, out, {0, 0}, {16, 32}, {-1, 1});
+  ASSERT_EQ(flip_rows.loop_count, 2u);
+  EXPECT_EQ(flip_rows.in_base_bytes, 15 * 32 * 4);
+  EXPECT_EQ(flip_rows.loops[0].in_stride_bytes, -32 * 4);
+  EXPECT_EQ(flip_rows.shape, KernelShape::kRowsOfRuns);
+}
+
+TEST(CollapseTest, DropsSizeOneDimsAndKeepsUnmergeable) {
+  Loop loops[4];
+  loops[0] = {1, 0, 0, 0};
+  loops[1] = {4, 40, 80, 0};  // padded input rows: not mergeable with the inner loop
+  loops[2] = {1, 4, 4, 0};
+  loops[3] = {10, 4, 4, 0};
+  ASSERT_EQ(CollapseLoops(loops, 4, 4), 2u);
+  EXPECT_EQ(loops[0].size, 4);
+  EXPECT_EQ(loops[1].size, 10);
+}
+
+TEST(CollapseTest, MergesIndexStridesToo) {
+  Loop loops[2] = {{3, 24, 24, 48}, {6, 4, 4, 8}};
+  ASSERT_EQ(CollapseLoops(loops, 2, 4), 1u);
+  EXPECT_EQ(loops[0].size, 18);
+  EXPECT_EQ(loops[0].idx_stride_bytes, 8);
+}
+
+TEST(CollapseTest, AllOnesIsOneElement) {
+  Loop loops[3] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+  ASSERT_EQ(CollapseLoops(loops, 3, 8), 1u);
+  EXPECT_EQ(loops[0].size, 1);
+  EXPECT_EQ(loops[0].out_stride_bytes, 8);
+}
+
+TEST(CanonicalTest, EmbeddingLookupIsBlockGatherOfRows) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {32000, 4096});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {1, 512});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {512, 4096});
+  DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.loops[0].size, 512);
+  EXPECT_EQ(plan.loops[0].idx_stride_bytes, 8);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 0);
+  EXPECT_EQ(plan.loops[1].size, 4096);
+  ASSERT_EQ(plan.component_count, 1u);
+  EXPECT_EQ(plan.components[0].dim_size, 32000u);
+  EXPECT_EQ(plan.components[0].pitch_bytes, 4096 * 4);
+  EXPECT_EQ(plan.shape, KernelShape::kBlockGather);
+  EXPECT_TRUE(plan.partition.parallel);
+}
+
+TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {64, 7});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 7});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 1};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, 0);
+  EXPECT_EQ(plan.loops[1].idx_stride_bytes, 4);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 400);
+  EXPECT_EQ(plan.shape, KernelShape::kElementGather);
+}
+
+TEST(CanonicalTest, GatherNdTuplesBecomeComponents) {
+  // Input {1,2,2,2}, r = 3, indices {1,1,2,2}, q = 2 (spec ND-2): out[y,x] = in[i0, i1, x].
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 2, 2});
+  Tensor idx(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 2, 2});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
+  DML_GATHER_ND_OPERATOR_DESC nd = {&in.desc, &idx.desc, &out.desc, 3, 2};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ND, &nd}, true, &plan).ok());
+  ASSERT_EQ(plan.component_count, 2u);
+  EXPECT_EQ(plan.components[0].pitch_bytes, 16);
+  EXPECT_EQ(plan.components[1].pitch_bytes, 8);
+  EXPECT_EQ(plan.components[1].idx_offset_bytes, 4);
+  EXPECT_EQ(plan.shape, KernelShape::kBlockGather);
+  // Strict scans: one per tuple element, over the 2 tuples.
+  EXPECT_EQ(plan.scan_count, 2u);
+  EXPECT_EQ(plan.tuple_size, 2u);
+  EXPECT_EQ(plan.scans[1].offset_bytes, 4);
+}
+
+TEST(PartitionTest, SmallWorkStaysSerial) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4, 16});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 8});
+  const Plan plan = CompileSlice1(in, out, {1, 2}, {2, 8}, {1, 1});
+  EXPECT_FALSE(plan.partition.parallel);
+  EXPECT_EQ(plan.partition.unit_count, 2u);
+}
+
+TEST(PartitionTest, HugeSingleRunIsSplitOn64ByteBoundaries) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 22});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1 << 22});
+  const Plan plan = CompileSlice1(in, out, {0}, {1 << 22}, {1});
+  const Partition& p = plan.partition;
+  EXPECT_TRUE(p.parallel);
+  EXPECT_EQ(p.rows, 1u);
+  EXPECT_GT(p.pieces_per_row, 1u);
+  EXPECT_EQ((p.piece_items * 4) % 64, 0u);
+  EXPECT_GE(p.piece_items * p.pieces_per_row, p.row_items);
+  EXPECT_LT((p.pieces_per_row - 1) * p.piece_items, p.row_items);
+}
+
+TEST(PartitionTest, ManySmallRowsGetAGrain) {
+  // Rows of the padded input cannot merge: 65536 rows of 16 strided elements.
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {65536, 33});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {65536, 16});
+  const Plan plan = CompileSlice1(in, out, {0, 0}, {65536, 32}, {1, 2});
+  ASSERT_EQ(plan.loop_count, 2u);
+  EXPECT_EQ(plan.partition.rows, 65536u);
+  EXPECT_TRUE(plan.partition.parallel);
+  EXPECT_EQ(plan.partition.pieces_per_row, 1u);
+  EXPECT_GT(plan.partition.grain_units, 1u);
+}
+
+TEST(DescribeTest, NamesKernelAndLoops) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 2048, 128});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 1024, 128});
+  const Plan plan = CompileSlice1(in, out, {0, 0, 512, 0}, {8, 64, 1024, 128}, {1, 1, 1, 1});
+  const std::string text = DescribePlan(plan);
+  EXPECT_NE(text.find("K1 rows of contiguous runs"), std::string::npos) << text;
+  EXPECT_NE(text.find("[0] 512:"), std::string::npos) << text;
+  EXPECT_NE(text.find("SLICE1"), std::string::npos) << text;
+}
+
+TEST(BufferSizeTest, WorkedNumbersFromTheSpec) {
+  const uint32_t a[] = {1, 1, 3, 5};
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_FLOAT16, 4, a, nullptr), 32u);
+  const uint32_t b[] = {2, 3}, b_strides[] = {0, 1};
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_FLOAT32, 2, b, b_strides), 12u);
+  const uint32_t c[] = {5};
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_UINT4, 1, c, nullptr), 4u);
+  // 64-bit arithmetic: the last element offset 0xFFFF * 0x10001 + 0x10000 = 0x10000FFFF would
+  // wrap the 32-bit accumulator of the reference helper.
+  const uint32_t d[] = {0x10000, 0x10001}, d_strides[] = {0x10001, 1};
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_UINT8, 2, d, d_strides), 0x100010000ull);
+  // Overflow of 64 bits is reported as 0, never wrapped.
+  const uint32_t e[] = {0xFFFFFFFFu, 0xFFFFFFFFu}, e_strides[] = {0xFFFFFFFFu, 0xFFFFFFFFu};
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_UINT64, 2, e, e_strides), 0u);
+  EXPECT_EQ(CalcTensorBytes(DML_TENSOR_DATA_TYPE_UNKNOWN, 1, c, nullptr), 0u);
+}
+
+}  // namespace
+}  // namespace internal
+}  // namespace dmlcpu
