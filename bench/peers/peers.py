@@ -1,0 +1,364 @@
+#!/usr/bin/python3
+"""dmlcpu benchmarks -- the same cases in NumPy and PyTorch (the peers).
+
+Every case of bench/slice_bench.cc and bench/gather_bench.cc (except Compile latency) with the
+same shapes, data types, index values (SplitMix64 with the same seeds) and byte accounting:
+  slices:  moved bytes = 2 x output bytes                    (read + written)
+  gathers: moved bytes = 2 x output bytes + indices bytes    (read + written, indices included)
+Outputs are preallocated where the peer's API takes one (out=, copyto, copy_), as dmlcpu writes
+into a bound buffer. Where a peer has more than one idiomatic spelling (torch.index_select with
+out= vs torch.nn.functional.embedding), each is timed and the fastest is reported.
+
+Timing: time.perf_counter around each call (tiny cases: around a batch of calls); one warm-up,
+then repetitions until --min-time seconds and at least 3 samples. The best sample is reported
+(`seconds`; the median is kept as `median_seconds`): on a shared machine the best sample is the
+least disturbed one, and dmlcpu's side is likewise the best of its repetitions.
+Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
+for these operations, so it is measured once and reported for both thread settings.
+
+Run with Debian's interpreter, which has python3-numpy / python3-torch:
+  /usr/bin/python3 bench/peers/peers.py --out peers.json [--filter REGEX] [--min-time 0.2]
+A peer whose import fails is skipped with a message.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+
+try:
+    import numpy as np
+except ImportError as error:  # NumPy is needed for the index generation as well
+    sys.exit(f"peers.py: NumPy is required ({error}); apt-get install -y python3-numpy")
+
+try:
+    import torch
+    import torch.nn.functional as torch_functional
+except Exception as error:  # noqa: BLE001 -- any import failure means "no PyTorch peer"
+    print(f"peers.py: PyTorch not available ({error}); skipping the PyTorch peer",
+          file=sys.stderr)
+    torch = None
+
+# ------------------------------------------------------------------------------------------------
+# Index generation: identical to dmlcpu_bench (bench_util.h).
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def splitmix64_array(seed, count):
+    """Draws 0..count-1 of stream `seed` as a uint64 array (wrapping arithmetic)."""
+    i = np.arange(1, count + 1, dtype=np.uint64)
+    z = np.uint64(seed) + i * np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    return z ^ (z >> np.uint64(31))
+
+
+def splitmix64(seed, i):
+    z = (seed + (i + 1) * _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def random_indices(seed, count, bound):
+    return (splitmix64_array(seed, count) % np.uint64(bound)).astype(np.int64)
+
+
+def random_tuples(seed, count, bounds):
+    draws = splitmix64_array(seed, count * len(bounds)).reshape(count, len(bounds))
+    return (draws % np.array(bounds, dtype=np.uint64)).astype(np.int64)
+
+
+def sorted_run_indices(seed, count, bound, min_run, max_run):
+    runs = []
+    total = 0
+    r = 0
+    while total < count:
+        length = min_run + splitmix64(seed, 2 * r) % (max_run - min_run + 1)
+        start = splitmix64(seed, 2 * r + 1) % (bound - length + 1)
+        runs.append((start, length))
+        total += length
+        r += 1
+    runs.sort()
+    ids = [start + k for start, length in runs for k in range(length)]
+    return np.array(ids[:count], dtype=np.int64)
+
+
+# ------------------------------------------------------------------------------------------------
+# Buffers. Inputs are written once (first touch outside any timing); PyTorch shares them.
+
+
+def filled(shape, dtype):
+    array = np.empty(shape, dtype=dtype)
+    array.fill(1)
+    return array
+
+
+def as_torch(array):
+    return torch.from_numpy(array) if torch is not None else None
+
+
+class Case:
+    """One benchmark case: `numpy` and `torch` map a variant name to a zero-argument callable."""
+
+    def __init__(self, name, moved_bytes, latency=False):
+        self.name = name
+        self.moved_bytes = moved_bytes
+        self.latency = latency
+        self.numpy = {}
+        self.torch = {}
+
+
+def slice_case(name, source, view, out_shape=None, out_view=None, latency=False):
+    """out[...] = view(source); `out_view` maps the output buffer to the written region."""
+    out = filled(out_shape if out_shape is not None else view(source).shape, source.dtype)
+    target = out_view(out) if out_view else out
+    case = Case(name, 2 * target.size * target.itemsize, latency)
+    case.numpy["copyto"] = lambda: np.copyto(target, view(source))
+    if torch is not None:
+        source_t, target_t = as_torch(source), (out_view(as_torch(out)) if out_view
+                                                 else as_torch(out))
+        case.torch["copy_"] = lambda: target_t.copy_(view(source_t))
+    return case
+
+
+def flip_case(name, source, axis):
+    out = filled(source.shape, source.dtype)
+    case = Case(name, 2 * out.nbytes)
+    case.numpy["copyto"] = lambda: np.copyto(out, np.flip(source, axis))
+    if torch is not None:
+        source_t, out_t = as_torch(source), as_torch(out)
+        reverse = torch.arange(source.shape[axis] - 1, -1, -1, dtype=torch.int64)
+        case.torch["flip"] = lambda: torch.flip(source_t, [axis])
+        case.torch["index_select_out"] = lambda: torch.index_select(source_t, axis, reverse,
+                                                                    out=out_t)
+    return case
+
+
+def take_case(name, table, ids, axis, latency=False):
+    """GATHER along `axis` with a 1-D id list (np.take / torch.index_select)."""
+    out_shape = table.shape[:axis] + ids.shape + table.shape[axis + 1:]
+    out = filled(out_shape, table.dtype)
+    case = Case(name, 2 * out.nbytes + ids.nbytes, latency)
+    case.numpy["take_out"] = lambda: np.take(table, ids, axis=axis, out=out)
+    if torch is not None:
+        table_t, ids_t, out_t = as_torch(table), as_torch(ids), as_torch(out)
+        case.torch["index_select_out"] = lambda: torch.index_select(table_t, axis, ids_t,
+                                                                    out=out_t)
+        if axis == 0 and table.ndim == 2:
+            case.torch["embedding"] = lambda: torch_functional.embedding(ids_t, table_t)
+    return case
+
+
+def gather_elements_case(name, side, axis, seed):
+    data = filled((side, side), np.float32)
+    indices = random_indices(seed, side * side, side).reshape(side, side)
+    out = filled((side, side), np.float32)
+    case = Case(name, 2 * out.nbytes + indices.nbytes)
+    case.numpy["take_along_axis"] = lambda: np.take_along_axis(data, indices, axis)
+    if torch is not None:
+        data_t, indices_t, out_t = as_torch(data), as_torch(indices), as_torch(out)
+        case.torch["gather_out"] = lambda: torch.gather(data_t, axis, indices_t, out=out_t)
+    return case
+
+
+def gather_nd_case(name, data, tuples, out_elems):
+    """Advanced indexing with the tuple components as index arrays: data[tuple(tuples.T)]."""
+    case = Case(name, 2 * out_elems * data.itemsize + tuples.nbytes)
+    case.numpy["advanced_indexing"] = lambda: data[tuple(tuples.T)]
+    if torch is not None:
+        data_t, tuples_t = as_torch(data), as_torch(tuples)
+        case.torch["advanced_indexing"] = lambda: data_t[tuple(tuples_t.t())]
+    return case
+
+
+def batched_gather_nd1_case(name, data, ids):
+    """GATHER_ND1 with one batch dim: out[b, i, :] = data[b, ids[b, i, 0], :]."""
+    batches, count = ids.shape[0], ids.shape[1]
+    case = Case(name, 2 * batches * count * data.shape[2] * data.itemsize + ids.nbytes)
+    batch = np.arange(batches, dtype=np.int64)[:, None]
+    case.numpy["advanced_indexing"] = lambda: data[batch, ids[:, :, 0]]
+    if torch is not None:
+        data_t, ids_t, batch_t = as_torch(data), as_torch(ids), as_torch(batch)
+        case.torch["advanced_indexing"] = lambda: data_t[batch_t, ids_t[:, :, 0]]
+    return case
+
+
+# Cases in dmlcpu_bench's order. Each entry builds lazily (buffers are large).
+LLAMA2_VOCAB, LLAMA3_VOCAB, HIDDEN = 32000, 128256, 4096
+CASES = [
+    ("KvCacheWindow", lambda: slice_case(
+        "KvCacheWindow", filled((8, 64, 2048, 128), np.float16),
+        lambda a: a[:, :, 512:1536, :])),
+    ("HeadSplit", lambda: slice_case(
+        "HeadSplit", filled((8, 64, 2048, 128), np.float32), lambda a: a[:, 16:48])),
+    ("ResNetStride2Subsample", lambda: slice_case(
+        "ResNetStride2Subsample", filled((4096, 4096), np.float32), lambda a: a[::2, ::2])),
+    ("InterleavedChannelSelect", lambda: slice_case(
+        "InterleavedChannelSelect", filled((4096, 4096), np.float32), lambda a: a[:, 1::3])),
+    ("HorizontalFlip", lambda: flip_case("HorizontalFlip", filled((4096, 4096), np.float32), 1)),
+    ("VerticalFlip", lambda: flip_case("VerticalFlip", filled((4096, 4096), np.float32), 0)),
+    # The bound buffer is read through strides {1, 4096}: the transpose of its row-major view.
+    ("KeyTransposeView", lambda: slice_case(
+        "KeyTransposeView", filled((4096, 4096), np.float32), lambda a: a.T)),
+    ("StridedOutputRows", lambda: slice_case(
+        "StridedOutputRows", filled((2048, 4096), np.float32), lambda a: a,
+        out_shape=(4096, 4096), out_view=lambda o: o[::2])),
+    ("ShapeSubgraphSlice", lambda: slice_case(
+        "ShapeSubgraphSlice", filled((4, 16), np.float32), lambda a: a[1:3, 4:12],
+        latency=True)),
+    ("EmbeddingLookupLlama2Fp16", lambda: take_case(
+        "EmbeddingLookupLlama2Fp16", filled((LLAMA2_VOCAB, HIDDEN), np.float16),
+        random_indices(1, 512, LLAMA2_VOCAB), 0)),
+    ("EmbeddingLookupLlama2Fp32", lambda: take_case(
+        "EmbeddingLookupLlama2Fp32", filled((LLAMA2_VOCAB, HIDDEN), np.float32),
+        random_indices(2, 512, LLAMA2_VOCAB), 0)),
+    ("EmbeddingLookupLlama2SortedRuns", lambda: take_case(
+        "EmbeddingLookupLlama2SortedRuns", filled((LLAMA2_VOCAB, HIDDEN), np.float16),
+        sorted_run_indices(3, 512, LLAMA2_VOCAB, 8, 32), 0)),
+    ("EmbeddingLookupLlama3Fp16", lambda: take_case(
+        "EmbeddingLookupLlama3Fp16", filled((LLAMA3_VOCAB, HIDDEN), np.float16),
+        random_indices(4, 2048, LLAMA3_VOCAB), 0)),
+    ("EmbeddingLookupLlama3SortedRuns", lambda: take_case(
+        "EmbeddingLookupLlama3SortedRuns", filled((LLAMA3_VOCAB, HIDDEN), np.float16),
+        sorted_run_indices(5, 2048, LLAMA3_VOCAB, 8, 32), 0)),
+    ("TokenPruningGather", lambda: take_case(
+        "TokenPruningGather", filled((64, 1024, 64), np.float32),
+        random_indices(6, 256, 1024), 1)),
+    ("ChannelSelectGather", lambda: take_case(
+        "ChannelSelectGather", filled((4096, 1024), np.float32),
+        random_indices(7, 512, 1024), 1)),
+    ("TopKGatherElementsAxis1", lambda: gather_elements_case(
+        "TopKGatherElementsAxis1", 4096, 1, 8)),
+    ("TopKGatherElementsAxis0", lambda: gather_elements_case(
+        "TopKGatherElementsAxis0", 4096, 0, 9)),
+    ("DetectionGatherNd", lambda: gather_nd_case(
+        "DetectionGatherNd", filled((256, 256, 512), np.float32),
+        random_tuples(10, 10000, [256, 256]), 10000 * 512)),
+    ("SparseVoxelGatherNd", lambda: gather_nd_case(
+        "SparseVoxelGatherNd", filled((64, 64, 64, 64), np.float32),
+        random_tuples(11, 1000000, [64, 64, 64, 64]), 1000000)),
+    ("BatchedTokenGatherNd1", lambda: batched_gather_nd1_case(
+        "BatchedTokenGatherNd1", filled((8, 1024, 256), np.float32),
+        random_indices(12, 8 * 2000, 1024).reshape(8, 2000, 1))),
+    ("TinyEmbeddingGather", lambda: take_case(
+        "TinyEmbeddingGather", filled((100, 16), np.float32), random_indices(13, 8, 100), 0,
+        latency=True)),
+]
+
+
+# ------------------------------------------------------------------------------------------------
+# Timing.
+
+
+def time_call(function, min_seconds, latency):
+    """(best, median) seconds per call of `function`."""
+    function()  # warm-up
+    batch = 1
+    if latency:  # batch tiny calls so perf_counter's own cost does not dominate
+        start = time.perf_counter()
+        calls = 0
+        while time.perf_counter() - start < 0.01:
+            function()
+            calls += 1
+        batch = max(1, calls // 10)
+    samples = []
+    begin = time.perf_counter()
+    while True:
+        start = time.perf_counter()
+        for _ in range(batch):
+            function()
+        samples.append((time.perf_counter() - start) / batch)
+        elapsed = time.perf_counter() - begin
+        if len(samples) >= 3 and elapsed >= min_seconds:
+            break
+        if len(samples) >= 2 and samples[0] > 1.0:  # very slow calls: two samples suffice
+            break
+    return min(samples), statistics.median(samples)
+
+
+def measure(case, peer, variants, threads_label, thread_count, min_seconds):
+    """Times every variant; returns the record of the fastest (with all variants' times)."""
+    times, medians = {}, {}
+    for variant, function in variants.items():
+        try:
+            times[variant], medians[variant] = time_call(function, min_seconds, case.latency)
+        except Exception as error:  # noqa: BLE001 -- an unsupported variant is skipped
+            print(f"peers.py: {case.name} {peer}.{variant} failed: {error}", file=sys.stderr)
+    if not times:
+        return None
+    best = min(times, key=times.get)
+    seconds = times[best]
+    return {
+        "case": case.name,
+        "threads": threads_label,
+        "thread_count": thread_count,
+        "peer": peer,
+        "variant": best,
+        "variant_seconds": times,
+        "seconds": seconds,
+        "median_seconds": medians[best],
+        "moved_bytes": case.moved_bytes,
+        "GBps": case.moved_bytes / seconds * 1e-9,
+        "ns_per_call": seconds * 1e9,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="peers.json", help="JSON output path")
+    parser.add_argument("--filter", default="", help="regular expression on case names")
+    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per measurement")
+    parser.add_argument("--peers", default="numpy,torch", help="comma-separated subset")
+    args = parser.parse_args()
+
+    peers = set(args.peers.split(","))
+    all_threads = os.cpu_count() or 1
+    info = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "torch": torch.__version__ if torch is not None else None,
+        "cpu_count": all_threads,
+        "machine": platform.machine(),
+    }
+    print(f"peers.py: NumPy {info['numpy']}, PyTorch {info['torch']}, {all_threads} cores",
+          file=sys.stderr)
+    results = []
+    for name, build in CASES:
+        if args.filter and not re.search(args.filter, name):
+            continue
+        case = build()
+        if "numpy" in peers and case.numpy:
+            record = measure(case, "numpy", case.numpy, "1", 1, args.min_time)
+            if record:
+                results.append(record)
+                results.append(dict(record, threads="all", thread_count=all_threads,
+                                    note="NumPy is single-threaded; measured once"))
+        if "torch" in peers and torch is not None and case.torch:
+            for label, count in (("1", 1), ("all", all_threads)):
+                torch.set_num_threads(count)
+                record = measure(case, "torch", case.torch, label, count, args.min_time)
+                if record:
+                    results.append(record)
+        for record in results[-4:]:
+            if record["case"] == name:
+                print(f"  {name:34s} threads:{record['threads']:3s} {record['peer']:6s} "
+                      f"{record['GBps']:8.2f} GB/s {record['ns_per_call']:14.0f} ns "
+                      f"({record['variant']})", file=sys.stderr)
+        del case
+    with open(args.out, "w", encoding="utf-8") as out:
+        json.dump({"context": info, "results": results}, out, indent=1)
+    print(f"peers.py: wrote {len(results)} results to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+// dmlcpu benchmarks — memcpy and non-temporal-copy baselines (see roofline.h).
+#include "roofline.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "bench_util.h"
+
+namespace dmlcpu_bench {
+namespace roofline {
+namespace {
+
+constexpr size_t kCacheLineBytes = 64;
+
+// Copies `size_bytes` from `src` to `dst`, whose address is 32-byte aligned, with 32-byte
+// streaming stores, four per iteration; returns the bytes not copied (< 32).
+__attribute__((target("avx2"))) size_t StreamCopyAvx2(uint8_t* dst, const uint8_t* src,
+                                                      size_t size_bytes) {
+  constexpr size_t kVectorBytes = 32;
+  size_t i = 0;
+  for (; i + 4 * kVectorBytes <= size_bytes; i += 4 * kVectorBytes) {
+    const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 32));
+    const __m256i v2 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 64));
+    const __m256i v3 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i), v0);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 32), v1);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 64), v2);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i + 96), v3);
+  }
+  for (; i + kVectorBytes <= size_bytes; i += kVectorBytes) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(dst + i),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)));
+  }
+  return size_bytes - i;
+}
+
+// SSE2 version of the above (16-byte stores, `dst` 16-byte aligned). SSE2 is baseline on x86-64.
+size_t StreamCopySse2(uint8_t* dst, const uint8_t* src, size_t size_bytes) {
+  constexpr size_t kVectorBytes = 16;
+  size_t i = 0;
+  for (; i + 4 * kVectorBytes <= size_bytes; i += 4 * kVectorBytes) {
+    const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+    const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+    const __m128i v3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), v0);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), v1);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), v2);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), v3);
+  }
+  for (; i + kVectorBytes <= size_bytes; i += kVectorBytes) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+  }
+  return size_bytes - i;
+}
+
+bool HasAvx2() {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Seconds taken by `fn()`.
+template <typename Fn>
+double TimeOnce(const Fn& fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return SecondsSince(start);
+}
+
+}  // namespace
+
+void MemcpyCopy(void* dst, const void* src, size_t size_bytes) {
+  std::memcpy(dst, src, size_bytes);
+}
+
+void NonTemporalCopy(void* dst, const void* src, size_t size_bytes) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  const size_t alignment = HasAvx2() ? 32 : 16;
+  const size_t head_bytes =
+      std::min(size_bytes, (alignment - reinterpret_cast<uintptr_t>(d) % alignment) % alignment);
+  std::memcpy(d, s, head_bytes);
+  d += head_bytes;
+  s += head_bytes;
+  size_bytes -= head_bytes;
+  const size_t tail_bytes =
+      HasAvx2() ? StreamCopyAvx2(d, s, size_bytes) : StreamCopySse2(d, s, size_bytes);
+  std::memcpy(d + size_bytes - tail_bytes, s + size_bytes - tail_bytes, tail_bytes);
+  _mm_sfence();
+}
+
+void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_bytes,
+                  uint32_t threads) {
+  if (threads <= 1 || size_bytes < kMinParallelBytes) {
+    copy(dst, src, size_bytes);
+    return;
+  }
+  // One arena per thread count, created once and reused (as the library's Device does); never
+  // destroyed, so that nothing depends on TBB's state during static destruction.
+  static std::mutex* const mutex = new std::mutex;
+  static auto* const arenas = new std::map<uint32_t, std::unique_ptr<tbb::task_arena>>;
+  tbb::task_arena* arena;
+  {
+    std::lock_guard<std::mutex> lock(*mutex);
+    auto& slot = (*arenas)[threads];
+    if (!slot) slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
+    arena = slot.get();
+  }
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  // Piece boundaries on 64-byte-aligned destination addresses.
+  const uintptr_t dst_address = reinterpret_cast<uintptr_t>(d);
+  size_t piece_bytes = (size_bytes + threads - 1) / threads;
+  piece_bytes = (piece_bytes + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
+  const size_t first_bytes =
+      std::min(size_bytes, piece_bytes - dst_address % kCacheLineBytes);
+  const size_t pieces = 1 + (size_bytes - first_bytes + piece_bytes - 1) / piece_bytes;
+  arena->execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, pieces, 1),
+        [&](const tbb::blocked_range<size_t>& range) {
+          for (size_t p = range.begin(); p != range.end(); ++p) {
+            const size_t begin = p == 0 ? 0 : first_bytes + (p - 1) * piece_bytes;
+            const size_t end = std::min(size_bytes, p == 0 ? first_bytes : begin + piece_bytes);
+            if (end > begin) copy(d + begin, s + begin, end - begin);
+          }
+        },
+        tbb::static_partitioner());
+  });
+}
+
+RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op, size_t copy_bytes,
+                                   uint32_t threads, double min_seconds) {
+  // Separate destinations: the NT copy's stores evict its destination from the caches, which
+  // would otherwise turn the next memcpy's writes into misses.
+  AlignedBuffer src(copy_bytes);
+  AlignedBuffer memcpy_dst(copy_bytes);
+  AlignedBuffer nt_dst(copy_bytes);
+  src.FillPattern(0x5a);
+  memcpy_dst.FillPattern(0x00);
+  nt_dst.FillPattern(0x00);
+  const auto run_memcpy = [&] {
+    ParallelCopy(&MemcpyCopy, memcpy_dst.data(), src.data(), copy_bytes, threads);
+  };
+  const auto run_nt = [&] {
+    ParallelCopy(&NonTemporalCopy, nt_dst.data(), src.data(), copy_bytes, threads);
+  };
+  run_op();  // warm-up round
+  run_memcpy();
+  run_nt();
+  RooflineTimes best{1e30, 1e30, 1e30, 1e30, 1e30};
+  // The order rotates every round, so that each of the three follows each other one equally
+  // often (a memcpy leaves up to a cache's worth of dirty lines for its successor to write back).
+  auto begin = std::chrono::steady_clock::now();
+  for (int round = 0; round < 6 || SecondsSince(begin) < min_seconds; ++round) {
+    for (int slot = 0; slot < 3; ++slot) {
+      switch ((round + slot) % 3) {
+        case 0: best.op_seconds = std::min(best.op_seconds, TimeOnce(run_op)); break;
+        case 1: best.memcpy_seconds = std::min(best.memcpy_seconds, TimeOnce(run_memcpy)); break;
+        default: best.nt_seconds = std::min(best.nt_seconds, TimeOnce(run_nt)); break;
+      }
+    }
+  }
+  begin = std::chrono::steady_clock::now();
+  for (int call = 0; call < 3 || SecondsSince(begin) < min_seconds / 2; ++call) {
+    best.memcpy_repeated_seconds = std::min(best.memcpy_repeated_seconds, TimeOnce(run_memcpy));
+  }
+  run_nt();  // the memcpy loop left the source warm; one call to settle the NT destination
+  begin = std::chrono::steady_clock::now();
+  for (int call = 0; call < 3 || SecondsSince(begin) < min_seconds / 2; ++call) {
+    best.nt_repeated_seconds = std::min(best.nt_repeated_seconds, TimeOnce(run_nt));
+  }
+  return best;
+}
+
+}  // namespace roofline
+}  // namespace dmlcpu_bench

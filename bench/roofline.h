@@ -1,0 +1,62 @@
+// dmlcpu benchmarks — the memory roofline: two pure copies of a byte count, measured in the same
+// binary and run as the operator under test, split across the same number of threads.
+//
+//   roofline::RooflineTimes t = roofline::MeasureAgainstCopies([&] { op.Execute(...); },
+//                                                              output_bytes, threads);
+//   double ratio = t.best_copy_seconds() / t.op_seconds;
+//
+// A data-movement operator that writes N bytes of output cannot beat a copy of N bytes by much
+// (it reads at least as much as it writes), so `best_copy_seconds / op_seconds` says how close to
+// the machine's copy speed the operator is: 1.0 = as fast as the best pure copy of its output.
+#ifndef DMLCPU_BENCH_ROOFLINE_H_
+#define DMLCPU_BENCH_ROOFLINE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace dmlcpu_bench {
+namespace roofline {
+
+// glibc memcpy of `size_bytes`.
+void MemcpyCopy(void* dst, const void* src, size_t size_bytes);
+
+// A copy with non-temporal (streaming) stores: 32-byte AVX2 stores where the CPU has AVX2,
+// 16-byte SSE2 stores otherwise; unaligned head and tail through memcpy. Ends with an sfence.
+void NonTemporalCopy(void* dst, const void* src, size_t size_bytes);
+
+using CopyFunction = void (*)(void*, const void*, size_t);
+
+// Runs `copy` over [0, size_bytes) split into `threads` contiguous pieces whose boundaries are
+// 64-byte aligned in `dst`, one per thread of a TBB arena of `threads` threads (the same runtime
+// the library's executor uses). Below kMinParallelBytes, or with threads <= 1, copies inline.
+void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_bytes,
+                  uint32_t threads);
+inline constexpr size_t kMinParallelBytes = 256 * 1024;
+
+// Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
+//  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
+//    until `min_seconds` have passed (at least 6 rounds), after one warm-up round. All three see
+//    the same moments of a shared, noisy machine, so their ratio is robust; for working sets
+//    that fit in the last-level cache the rounds also evict each other's data (all alike).
+//  - repeated: each copy alone, called repeatedly for `min_seconds` / 2 (warm caches where the
+//    buffers fit), as the operator's own timed loop and the peers are measured.
+// The copies get their own source and destinations (64-byte aligned, huge pages requested above
+// 4 MiB, first-touched), split across `threads` threads like ParallelCopy.
+struct RooflineTimes {
+  double op_seconds = 0;      // interleaved
+  double memcpy_seconds = 0;  // interleaved
+  double nt_seconds = 0;      // interleaved
+  double memcpy_repeated_seconds = 0;
+  double nt_repeated_seconds = 0;
+  double best_copy_seconds() const {
+    return memcpy_seconds < nt_seconds ? memcpy_seconds : nt_seconds;
+  }
+};
+RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op, size_t copy_bytes,
+                                   uint32_t threads, double min_seconds = 0.4);
+
+}  // namespace roofline
+}  // namespace dmlcpu_bench
+
+#endif  // DMLCPU_BENCH_ROOFLINE_H_

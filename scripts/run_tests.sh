@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds and runs every test on a fresh Debian 12 machine (installs missing packages first):
+# the release preset, then the asan preset (AddressSanitizer + UndefinedBehaviorSanitizer).
+#   scripts/run_tests.sh                 release + asan
+#   DMLCPU_PRESETS="release" scripts/run_tests.sh    only some presets
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/deps.sh
+jobs=$(nproc)
+presets=${DMLCPU_PRESETS:-"release asan"}
+for preset in $presets; do
+  echo "=== preset ${preset}: configure, build, test"
+  cmake --preset "${preset}" >/dev/null
+  cmake --build --preset "${preset}" -j"${jobs}"
+  ctest --preset "${preset}" -j"${jobs}"
+done
+echo "=== all presets passed: ${presets}"
