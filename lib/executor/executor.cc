@@ -12,6 +12,44 @@ namespace {
 
 // Indices resolved per kernel call of an element gather: 256 offsets = 2 KiB, stays in L1.
 constexpr uint64_t kChunkItems = 256;
+// Staging buffer for rows written with non-temporal stores: holds a chunk of 8-byte elements.
+constexpr uint64_t kStageBytes = kChunkItems * 8;
+
+// out[i] = in[i * in_stride_bytes] for a contiguous output row. With stream_stores the row is
+// assembled in an L1 buffer and streamed out (no read-for-ownership of the output lines).
+inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
+                           const uint8_t* in, int64_t in_stride_bytes, uint64_t count) {
+  if (!plan.stream_stores) {
+    plan.copy_strided(out, out_stride_bytes, in, in_stride_bytes, count);
+    return;
+  }
+  alignas(64) uint8_t stage[kStageBytes];
+  const uint64_t chunk_items = kStageBytes / plan.elem_bytes;
+  for (uint64_t done = 0; done < count;) {
+    const uint64_t n = std::min(chunk_items, count - done);
+    plan.copy_strided(stage, plan.elem_bytes, in, in_stride_bytes, n);
+    plan.copy_run(out, stage, n * plan.elem_bytes);
+    done += n;
+    if (done < count) {
+      out += n * plan.elem_bytes;
+      in += static_cast<int64_t>(n) * in_stride_bytes;
+    }
+  }
+}
+
+// out[i] = in[i * in_stride_bytes + offsets_bytes[i]] for n <= kChunkItems items, staged like
+// CopyStridedRow when the plan streams its output.
+inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
+                        const uint8_t* in, int64_t in_stride_bytes, const int64_t* offsets_bytes,
+                        uint64_t n) {
+  if (!plan.stream_stores) {
+    plan.gather(out, out_stride_bytes, in, in_stride_bytes, offsets_bytes, n);
+    return;
+  }
+  alignas(64) uint8_t stage[kStageBytes];
+  plan.gather(stage, plan.elem_bytes, in, in_stride_bytes, offsets_bytes, n);
+  plan.copy_run(out, stage, n * plan.elem_bytes);
+}
 
 inline int64_t ResolveTuple(const Plan& plan, const uint8_t* tuple) {
   int64_t offset_bytes = 0;
@@ -36,14 +74,15 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       plan.copy_run(out, args.input + in_off, count * plan.elem_bytes);
       return;
     case KernelShape::kStridedInner:
-      plan.copy_strided(out, row.out_stride_bytes, args.input + in_off, row.in_stride_bytes, count);
+      CopyStridedRow(plan, out, row.out_stride_bytes, args.input + in_off, row.in_stride_bytes,
+                     count);
       return;
     case KernelShape::kBlockGather: {
       const uint8_t* in = args.input + in_off + ResolveTuple(plan, args.indices + idx_off);
       if (row.out_stride_bytes == plan.elem_bytes && row.in_stride_bytes == plan.elem_bytes) {
         plan.copy_run(out, in, count * plan.elem_bytes);
       } else {
-        plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, count);
+        CopyStridedRow(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, count);
       }
       return;
     }
@@ -58,7 +97,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
           plan.resolve(idx + comp.idx_offset_bytes, row.idx_stride_bytes, n, comp.dim_size,
                        comp.pitch_bytes, offsets_bytes, c > 0);
         }
-        plan.gather(out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n);
+        GatherChunk(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n);
         done += n;
         if (done < count) {
           out += static_cast<int64_t>(n) * row.out_stride_bytes;
@@ -153,9 +192,9 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
       rest /= static_cast<uint64_t>(plan.loops[d].size);
     }
     for (uint64_t unit = begin; unit < end; ++unit) {
-      plan.gather(args.output + r.out_off + first * row.out_stride_bytes, row.out_stride_bytes,
-                  args.input + r.in_off + first * row.in_stride_bytes, row.in_stride_bytes,
-                  offsets_bytes, n);
+      GatherChunk(plan, args.output + r.out_off + first * row.out_stride_bytes,
+                  row.out_stride_bytes, args.input + r.in_off + first * row.in_stride_bytes,
+                  row.in_stride_bytes, offsets_bytes, n);
       for (uint32_t d = outer_count; d-- > 0;) {
         const Loop& loop = plan.loops[d];
         r.out_off += loop.out_stride_bytes;
@@ -170,10 +209,24 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
   }
 }
 
+// Transposed copies: each unit is one 2-D tile made of the last two loops.
+void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const uint32_t outer_count = plan.loop_count - 2;
+  const Loop& dst_rows = plan.loops[outer_count];
+  const Loop& dst_cols = plan.loops[outer_count + 1];
+  for (uint64_t unit = begin; unit < end; ++unit) {
+    const RowOffsets r = LocateRow(plan, outer_count, unit);
+    plan.transpose_tile(args.output + r.out_off, dst_rows.out_stride_bytes, args.input + r.in_off,
+                        dst_cols.in_stride_bytes, static_cast<size_t>(dst_rows.size),
+                        static_cast<size_t>(dst_cols.size));
+  }
+}
+
 }  // namespace
 
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   if (begin >= end) return;
+  if (plan.transpose_tiles) return RunTransposeTiles(plan, args, begin, end);
   if (plan.indexed_blocks) return RunIndexedBlocks(plan, args, begin, end);
   if (plan.rows_share_indices) return RunSharedIndexRows(plan, args, begin, end);
   const Partition& p = plan.partition;

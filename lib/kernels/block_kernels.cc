@@ -1,4 +1,6 @@
-// Block gathers: the copy half of K3 (one index tuple selects a contiguous block).
+// Block gathers: the copy half of K3 (one index tuple selects a contiguous block). Blocks of
+// up to 256 bytes are copied inline (no library call per block); larger ones and merged runs
+// go through copy_large.
 #include <cstring>
 
 #include "kernels/kernels.h"
@@ -39,15 +41,80 @@ inline void CopySmall(uint8_t* dst, const uint8_t* src, size_t n) {
   }
 }
 
+// Copies 64 < n <= 256 bytes: 32-byte moves and one overlapping tail move.
+inline void CopyMedium(uint8_t* dst, const uint8_t* src, size_t n) {
+  uint8_t chunk[32];
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    std::memcpy(chunk, src + i, 32);
+    std::memcpy(dst + i, chunk, 32);
+  }
+  if (i < n) {
+    std::memcpy(chunk, src + n - 32, 32);
+    std::memcpy(dst + n - 32, chunk, 32);
+  }
+}
+
 inline void CopyBlock(uint8_t* dst, const uint8_t* src, size_t n, CopyBytesFn copy_large) {
   if (n <= 64) {
     CopySmall(dst, src, n);
+  } else if (n <= 256) {
+    CopyMedium(dst, src, n);
   } else {
     copy_large(dst, src, n);
   }
 }
 
+// Transposes one tile in blocks of kBlockRows (dst rows) x kBlockCols (dst columns): the block
+// is read as kBlockCols src rows of kBlockRows contiguous elements, and written as kBlockRows
+// dst rows of kBlockCols contiguous elements (a full 64-byte line for 4-byte elements).
+template <typename T>
+void TransposeTileImpl(void* dst, int64_t dst_row_stride_bytes, const void* src,
+                       int64_t src_row_stride_bytes, size_t rows, size_t cols) {
+  constexpr size_t kBlockRows = 16, kBlockCols = 16;
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  size_t c0 = 0;
+  for (; c0 + kBlockCols <= cols; c0 += kBlockCols) {
+    size_t r0 = 0;
+    for (; r0 + kBlockRows <= rows; r0 += kBlockRows) {
+      T block[kBlockCols][kBlockRows];
+      for (size_t c = 0; c < kBlockCols; ++c) {
+        std::memcpy(block[c], s + static_cast<int64_t>(c0 + c) * src_row_stride_bytes +
+                                  r0 * sizeof(T), sizeof(block[c]));
+      }
+      for (size_t r = 0; r < kBlockRows; ++r) {
+        T line[kBlockCols];
+        for (size_t c = 0; c < kBlockCols; ++c) line[c] = block[c][r];
+        std::memcpy(d + static_cast<int64_t>(r0 + r) * dst_row_stride_bytes + c0 * sizeof(T), line,
+                    sizeof(line));
+      }
+    }
+    for (; r0 < rows; ++r0) {  // leftover dst rows of this column block
+      for (size_t c = c0; c < c0 + kBlockCols; ++c) {
+        std::memcpy(d + static_cast<int64_t>(r0) * dst_row_stride_bytes + c * sizeof(T),
+                    s + static_cast<int64_t>(c) * src_row_stride_bytes + r0 * sizeof(T), sizeof(T));
+      }
+    }
+  }
+  for (; c0 < cols; ++c0) {  // leftover dst columns
+    for (size_t r = 0; r < rows; ++r) {
+      std::memcpy(d + static_cast<int64_t>(r) * dst_row_stride_bytes + c0 * sizeof(T),
+                  s + static_cast<int64_t>(c0) * src_row_stride_bytes + r * sizeof(T), sizeof(T));
+    }
+  }
+}
+
 }  // namespace
+
+TransposeTileFn TransposeTileKernel(uint32_t elem_bytes) {
+  switch (elem_bytes) {
+    case 1: return &TransposeTileImpl<uint8_t>;
+    case 2: return &TransposeTileImpl<uint16_t>;
+    case 4: return &TransposeTileImpl<uint32_t>;
+    default: return &TransposeTileImpl<uint64_t>;
+  }
+}
 
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,

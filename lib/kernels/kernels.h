@@ -93,11 +93,27 @@ namespace kernels {
 // dst + i * dst_stride_bytes. When dst blocks are adjacent (dst_stride_bytes == block_bytes),
 // a run of blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes)
 // is copied with one call of copy_large, and a block whose source equals the previous one is
-// replicated from the previous output block (already in cache). Blocks of at most 64 bytes are
+// replicated from the previous output block (already in cache). Blocks of at most 256 bytes are
 // copied with fixed-size moves, never a library call per block.
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,
                   CopyBytesFn copy_large);
+
+}  // namespace kernels
+}  // namespace dmlcpu
+
+namespace dmlcpu {
+namespace kernels {
+
+// 2-D transpose of one tile (block_kernels.cc; portable): for r in [0, rows), c in [0, cols):
+//   dst[r * dst_row_stride_bytes + c * elem_bytes] = src[c * src_row_stride_bytes + r * elem_bytes]
+// i.e. dst rows are contiguous along c, src rows contiguous along r. Works in 16 x 16 blocks
+// through registers, so each src line and each dst line is touched whole once per block even
+// when the row strides are large powers of two (which map every row to the same cache set).
+using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
+                                 int64_t src_row_stride_bytes, size_t rows, size_t cols);
+// By WidthSlot.
+TransposeTileFn TransposeTileKernel(uint32_t elem_bytes);
 
 }  // namespace kernels
 }  // namespace dmlcpu

@@ -117,12 +117,11 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   if (plan->strict_indices) BuildIndexScans(plan);
 
   // Non-temporal stores only pay off when the output is far larger than the last-level cache
-  // and written in contiguous runs.
+  // and written in contiguous runs. Rows that are not plain copies (strided reads, element
+  // gathers) are then assembled in an L1 staging buffer and streamed out from there.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{64} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];
-  const bool contiguous_row =
-      row.out_stride_bytes == plan->elem_bytes && row.in_stride_bytes == plan->elem_bytes;
-  plan->stream_stores = contiguous_row && plan->shape != KernelShape::kElementGather &&
+  plan->stream_stores = !plan->transpose_tiles && row.out_stride_bytes == plan->elem_bytes &&
                         g.output.required_bytes >= kStreamThresholdBytes;
 
   const kernels::KernelSet& set = kernels::BestKernels();
@@ -133,6 +132,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->gather = set.gather[slot];
   plan->resolve = set.resolve[static_cast<int>(plan->index_type)];
   plan->find_out_of_range = set.find_out_of_range[static_cast<int>(plan->index_type)];
+  plan->transpose_tile = kernels::TransposeTileKernel(plan->elem_bytes);
   return Status::Ok();
 }
 

@@ -59,8 +59,10 @@ std::string DescribePlan(const Plan& plan) {
                    static_cast<long long>(comp.idx_offset_bytes));
   }
   const Loop& row = plan.loops[plan.loop_count - 1];
-  s += StrFormat("  kernel: %s, row of %lld items (%lld bytes written), %s stores, target %s\n",
-                 KernelShapeName(plan.shape), static_cast<long long>(row.size),
+  s += StrFormat("  kernel: %s%s, row of %lld items (%lld bytes written), %s stores, target %s\n",
+                 KernelShapeName(plan.shape),
+                 plan.transpose_tiles ? " as 2-D transpose tiles of the last two loops" : "",
+                 static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),
                  plan.stream_stores ? "non-temporal" : "regular",
                  plan.kernel_set ? plan.kernel_set->name : "?");

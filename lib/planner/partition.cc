@@ -47,6 +47,22 @@ KernelShape Classify(const Plan& plan) {
 
 Partition MakePartition(const Plan& plan) {
   Partition p;
+  if (plan.transpose_tiles) {  // one unit = one 2-D tile of the last two loops
+    const uint32_t tile_loops = 2;
+    for (uint32_t i = 0; i + tile_loops < plan.loop_count; ++i) {
+      p.rows *= static_cast<uint64_t>(plan.loops[i].size);
+    }
+    const uint64_t tile_bytes = static_cast<uint64_t>(plan.loops[plan.loop_count - 2].size) *
+                                static_cast<uint64_t>(plan.loops[plan.loop_count - 1].size) *
+                                2 * plan.elem_bytes;
+    p.row_items = 1;
+    p.piece_items = 1;
+    p.unit_count = p.rows;
+    p.bytes_moved = p.rows * tile_bytes;
+    p.parallel = p.bytes_moved >= kSerialCutoffBytes;
+    p.grain_units = tile_bytes >= kGrainBytes ? 1 : CeilDiv(kGrainBytes, tile_bytes);
+    return p;
+  }
   const Loop& row = plan.loops[plan.loop_count - 1];
   p.row_items = static_cast<uint64_t>(row.size);
   p.rows = 1;
@@ -121,23 +137,31 @@ void TileTranspose(Plan* plan) {
   }
   if (b < 0) return;
   const Loop walk = plan->loops[b];
-  const int64_t walk_tile = PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
+  // A true transpose (input contiguous along `walk`, output contiguous along the row) is
+  // copied tile by tile with a register-blocked kernel: 64 x 64 tiles. Otherwise the strided
+  // rows are only reordered: tiles of one input cache line along `walk` by 64 row elements.
+  const bool transpose = walk.in_stride_bytes == elem && row.out_stride_bytes == elem;
+  const int64_t walk_tile =
+      transpose ? PickTile(walk.size, 64, 8)
+                : PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
   if (walk_tile == 0) return;
-  const int64_t row_tile = row.size <= 256 ? row.size : PickTile(row.size, 64, 16);
+  const int64_t row_tile = row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
   if (row_tile == 0) return;
   Loop loops[kMaxRank];
   uint32_t count = 0;
   for (uint32_t i = 0; i < last; ++i) {
     if (static_cast<int>(i) != b) loops[count++] = plan->loops[i];
   }
-  loops[count++] = Scaled(walk, walk_tile);
+  // Tiles sweep along the walk loop innermost: consecutive tiles then share their input lines'
+  // pages, and only the output rows change pages.
   if (row_tile != row.size) loops[count++] = Scaled(row, row_tile);
+  loops[count++] = Scaled(walk, walk_tile);
   loops[count++] = Tile(walk, walk_tile);
   loops[count++] = Tile(row, row_tile);
-  (void)elem;
   for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
   plan->loop_count = count;
   plan->tiled = true;
+  plan->transpose_tiles = transpose;
 }
 
 // K4 rows whose gathered axis is an outer loop (GATHER_ELEMENTS along axis 0 of a large tensor)

@@ -123,8 +123,13 @@ struct Plan {
   bool rows_share_indices = false;
   // The loops were reordered into cache tiles (see TileForLocality).
   bool tiled = false;
+  // A transposed copy: the last two loops form one 2-D tile per unit, copied by
+  // kernels::TransposeTileKernel (dst rows along loops[L-2], dst columns along loops[L-1]).
+  bool transpose_tiles = false;
   Partition partition;
-  bool stream_stores = false;  // non-temporal stores for outputs far beyond the LLC
+  // Non-temporal stores for outputs far beyond the LLC (rows with a contiguous output only):
+  // copy_run streams, and strided or gathered rows are staged in L1 and streamed from there.
+  bool stream_stores = false;
 
   uint32_t scan_count = 0;  // strict mode: one scan per tuple element
   uint32_t tuple_size = 1;  // flat index position = tuple position * tuple_size + component
@@ -137,6 +142,7 @@ struct Plan {
   kernels::GatherFn gather = nullptr;
   kernels::ResolveIndicesFn resolve = nullptr;
   kernels::FindOutOfRangeFn find_out_of_range = nullptr;
+  kernels::TransposeTileFn transpose_tile = nullptr;
 };
 
 // ---- Pipeline stages (each a pure function) ----

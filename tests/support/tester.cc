@@ -97,8 +97,24 @@ uint64_t OutOfRangeIndexBits(std::mt19937_64& rng, DML_TENSOR_DATA_TYPE index_ty
   }
 }
 
+// kSortedRuns: the next value after `*previous` (the state of one tuple element).
+uint64_t SortedRunIndex(std::mt19937_64& rng, uint64_t dim, uint64_t* previous) {
+  const uint64_t pick = UniformU64(rng, 0, 99);
+  uint64_t next;
+  if (pick < 70) {
+    next = *previous + 1;  // run of consecutive ids
+  } else if (pick < 90) {
+    next = *previous;  // repeated id
+  } else {
+    next = *previous + UniformU64(rng, 2, dim + 1);  // jump
+  }
+  *previous = next % dim;
+  return *previous;
+}
+
 uint64_t IndexBits(std::mt19937_64& rng, DML_TENSOR_DATA_TYPE index_type, uint64_t dim,
-                   IndexValues values, double out_of_range_fraction) {
+                   IndexValues values, double out_of_range_fraction, uint64_t* run_state) {
+  if (values == IndexValues::kSortedRuns) return SortedRunIndex(rng, dim, run_state);
   if (values == IndexValues::kOutOfRange &&
       std::uniform_real_distribution<double>(0.0, 1.0)(rng) < out_of_range_fraction) {
     return OutOfRangeIndexBits(rng, index_type, dim);
@@ -187,6 +203,8 @@ const char* IndexValuesName(IndexValues values) {
       return "in-range";
     case IndexValues::kOutOfRange:
       return "out-of-range";
+    case IndexValues::kSortedRuns:
+      return "sorted-runs";
   }
   return "?";
 }
@@ -317,6 +335,7 @@ CaseBuffers PrepareBuffers(const OperatorCase& op_case, uint64_t seed) {
     const TensorDescHolder& indices = *op_case.inputs[1];
     const std::vector<uint32_t>& sizes = indices.sizes();
     std::vector<uint64_t> coord(sizes.size(), 0);
+    std::vector<uint64_t> run_state(sizes.back(), 0);  // kSortedRuns: one per tuple element
     uint8_t* base = buffers.inputs[1].data();
     do {
       const uint64_t dim = op_case.index_dim_sizes.size() == 1
@@ -325,7 +344,8 @@ CaseBuffers PrepareBuffers(const OperatorCase& op_case, uint64_t seed) {
       // 0-stride aliases get the last value written; the reference reads what is there.
       WriteIndex(base + indices.ByteOffset(coord), indices.data_type(),
                  IndexBits(rng, indices.data_type(), dim, op_case.index_values,
-                           op_case.out_of_range_fraction));
+                           op_case.out_of_range_fraction,
+                           &run_state[op_case.index_dim_sizes.size() == 1 ? 0 : coord.back()]));
     } while (NextCoord(sizes, &coord));
   }
   for (const GuardedBuffer& buffer : buffers.inputs) {

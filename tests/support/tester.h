@@ -79,6 +79,8 @@ enum class IndexValues {
   kNonNegative,  // uniform in [0, D - 1]
   kInRange,      // uniform in [-D, D - 1] for signed types, [0, D - 1] for unsigned
   kOutOfRange,   // kInRange mixed with out-of-range values (edge values, 2^32 aliases, ...)
+  kSortedRuns,   // embedding-style sorted ids: runs of consecutive values (k, k+1, ...), runs
+                 // of repeats (k, k, ...) and occasional jumps, in index order
 };
 const char* IndexValuesName(IndexValues values);
 

@@ -1,0 +1,210 @@
+// The planner's fast paths, each forced by shape and checked byte for byte against the naive
+// reference (with guard bytes and output gaps), on 1, 2 and 8 threads:
+//  - transposed views (2-D transpose tiles) and other tiled strided reads,
+//  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache),
+//  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
+//  - shared-index rows (GATHER on the innermost axis),
+//  - outputs beyond the non-temporal threshold (64 MiB), where strided and gathered rows are
+//    staged in L1 and streamed.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dmlcpu/dmlcpu.h"
+#include "gtest/gtest.h"
+#include "support/tester.h"
+
+namespace dmlcpu_test {
+namespace {
+
+using dmlcpu::Device;
+using dmlcpu::DeviceOptions;
+
+const std::vector<const Device*>& Devices() {
+  static const Device serial(DeviceOptions{1, nullptr});
+  static const Device two_threads(DeviceOptions{2, nullptr});
+  static const Device eight_threads(DeviceOptions{8, nullptr});
+  static const std::vector<const Device*> devices = {&serial, &two_threads, &eight_threads};
+  return devices;
+}
+
+// A rows x cols window read from a cols x rows buffer through transposed strides.
+TEST(TransposedViewTest, EveryWidthAndTileShape) {
+  const std::vector<std::vector<uint32_t>> shapes = {
+      {64, 64}, {128, 96}, {96, 200}, {64, 320}, {256, 40}, {24, 72}, {1000, 17}};
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    for (const auto& shape : shapes) {
+      const uint32_t rows = shape[0], cols = shape[1];
+      for (int32_t flip : {1, -1}) {
+        Slice1Tester tester;
+        tester.ElementBytes(width)
+            .InputSizes({rows, cols})
+            .InputStrides({1, rows})  // element (r, c) lives at c * rows + r
+            .WindowOffsets({0, 0})
+            .WindowSizes({rows, cols})
+            .WindowStrides({1, flip})
+            .Seed(rows * 131 + cols + width);
+        EXPECT_TRUE(tester.Test(Devices()))
+            << "width " << width << " rows " << rows << " cols " << cols << " flip " << flip;
+      }
+    }
+  }
+}
+
+TEST(TransposedViewTest, BatchedAndPaddedLayouts) {
+  // {3, 64, 128} whose last two dims are transposed in memory, with padding between batches.
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({3, 64, 128})
+                  .InputStrides({64 * 128 + 16, 1, 64})
+                  .WindowOffsets({0, 0, 0})
+                  .WindowSizes({3, 64, 128})
+                  .Test(Devices()));
+  // Transposed view written into a strided (padded) output.
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(2)
+                  .InputSizes({128, 128})
+                  .InputStrides({1, 128})
+                  .OutputStrides({136, 1})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({128, 128})
+                  .Test(Devices()));
+  // Input walked with a 2-element step along the contiguous axis: tiled, not transposed.
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({128, 256})
+                  .InputStrides({2, 256})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({128, 256})
+                  .Test(Devices()));
+}
+
+TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {
+  // Footprint axis extent x row bytes >= 4 MiB: the plan strip-mines the rows.
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    const uint32_t cols = 8192 / width * 4;  // 32 KiB rows
+    for (uint32_t axis_size : {256u, 300u}) {
+      GatherElementsTester tester;
+      tester.ElementBytes(width)
+          .InputSizes({axis_size, cols})
+          .IndicesSizes({64, cols})
+          .OutputSizes({64, cols})
+          .Axis(0)
+          .IndexType(width == 8 ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32)
+          .Indices(IndexValues::kOutOfRange)
+          .Seed(width * 7 + axis_size);
+      EXPECT_TRUE(tester.Test(Devices())) << "width " << width << " axis size " << axis_size;
+    }
+  }
+  // Rank 3 with the gathered axis in the middle.
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(4)
+                  .InputSizes({2, 512, 2048})
+                  .IndicesSizes({2, 40, 2048})
+                  .OutputSizes({2, 40, 2048})
+                  .Axis(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
+                  .Test(Devices()));
+}
+
+TEST(BlockGatherRunsTest, SortedRunHeavyAndRepeatedIds) {
+  // Embedding-style lookups of every block width from 1 to 129 elements, with sorted ids in
+  // runs (merged copies) and repeats (replicated blocks).
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    for (uint32_t block = 1; block <= 129; block += (block < 8 ? 1 : 11)) {
+      for (IndexValues values : {IndexValues::kSortedRuns, IndexValues::kInRange}) {
+        GatherTester tester;
+        tester.ElementBytes(width)
+            .InputSizes({97, block})
+            .IndicesSizes({1, 300})
+            .Axis(0)
+            .IndexDimensions(1)
+            .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+            .Indices(values)
+            .Seed(block * 17 + width);
+        EXPECT_TRUE(tester.Test(Devices()))
+            << "width " << width << " block " << block << " " << IndexValuesName(values);
+      }
+    }
+  }
+  // GATHER_ND tuples selecting sorted rows of a matrix (two components, merged runs).
+  EXPECT_TRUE(GatherNdTester()
+                  .ElementBytes(4)
+                  .InputSizes({8, 64, 48})
+                  .IndicesSizes({1, 500, 2})
+                  .InputDimensionCount(3)
+                  .IndicesDimensionCount(2)
+                  .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
+                  .Indices(IndexValues::kSortedRuns)
+                  .Test(Devices()));
+}
+
+TEST(SharedIndexRowsTest, InnermostAxisGather) {
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    EXPECT_TRUE(GatherTester()
+                    .ElementBytes(width)
+                    .InputSizes({300, 1000})
+                    .IndicesSizes({1, 700})
+                    .Axis(1)
+                    .IndexDimensions(1)
+                    .IndexType(DML_TENSOR_DATA_TYPE_INT32)
+                    .Indices(IndexValues::kOutOfRange)
+                    .Test(Devices()))
+        << "width " << width;
+  }
+}
+
+// Outputs of 64 MiB take the non-temporal paths: K1 runs, K2 staged strided rows (flip), K3
+// streamed blocks, K4 staged gathers.
+TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 4097})
+                  .WindowOffsets({0, 1})
+                  .WindowSizes({4096, 4096})
+                  .WindowStrides({-1, 1})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 4096})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({4096, 4096})
+                  .WindowStrides({1, -1})
+                  .Test(Devices()));
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(4)
+                  .InputSizes({700, 16384})
+                  .IndicesSizes({1, 1024})
+                  .Axis(0)
+                  .IndexDimensions(1)
+                  .Indices(IndexValues::kSortedRuns)
+                  .Test(Devices()));
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(4)
+                  .InputSizes({2048, 8192})
+                  .IndicesSizes({2048, 8192})
+                  .Axis(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_INT32)
+                  .Test(Devices()));
+}
+
+TEST(DescribeTest, NamesTheFastPaths) {
+  UINT in_sizes[] = {4096, 4096}, in_strides[] = {1, 4096};
+  DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
+                               in_strides, 4096ull * 4096 * 4, 0};
+  DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
+                                nullptr, 4096ull * 4096 * 4, 0};
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  UINT offsets[] = {0, 0};
+  INT strides[] = {1, 1};
+  DML_SLICE1_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, in_sizes, strides};
+  Device device(DeviceOptions{1, nullptr});
+  auto op = device.Compile({DML_OPERATOR_SLICE1, &slice});
+  ASSERT_TRUE(op.ok()) << op.status().message();
+  const std::string text = op->Describe();
+  EXPECT_NE(text.find("tiled for the cache"), std::string::npos) << text;
+  EXPECT_NE(text.find("2-D transpose tiles"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace dmlcpu_test
