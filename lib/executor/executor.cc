@@ -15,6 +15,11 @@ constexpr uint64_t kChunkItems = 256;
 // Staging buffer for rows written with non-temporal stores: holds a chunk of 8-byte elements.
 constexpr uint64_t kStageBytes = kChunkItems * 8;
 
+// Prefetches [p, p + bytes) into the cache, one request per line.
+inline void PrefetchSpan(const uint8_t* p, uint64_t bytes) {
+  for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+}
+
 // out[i] = in[i * in_stride_bytes] for a contiguous output row. With stream_stores the row is
 // assembled in an L1 buffer and streamed out (no read-for-ownership of the output lines).
 inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
@@ -172,18 +177,25 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
   }
 }
 
-// K4 fast path when every row reads the same indices: each chunk of the row's indices is
-// resolved once, then gathered for every row of the unit range.
+// Rows sharing indices resolve them once: all of them when they fit this stack buffer.
+constexpr uint64_t kMaxSharedItems = 4096;
+
+// K4 fast path when every row reads the same indices: the row's indices are resolved once
+// (all of them, or chunk by chunk for long rows) and reused for every row of the unit range,
+// prefetching the next row's input span while gathering the current one.
 void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];
   const uint64_t row_items = static_cast<uint64_t>(row.size);
-  int64_t offsets_bytes[kChunkItems];
+  const uint64_t chunk_items = row_items <= kMaxSharedItems ? row_items : kChunkItems;
+  int64_t offsets_bytes[kMaxSharedItems];
   for (uint64_t done = 0; done < row_items;) {
-    const uint64_t n = std::min(kChunkItems, row_items - done);
+    const uint64_t n = std::min(chunk_items, row_items - done);
     const int64_t first = static_cast<int64_t>(done);
-    ResolveChunk(plan, args.indices + first * row.idx_stride_bytes, row.idx_stride_bytes, n,
-                 offsets_bytes);
+    for (uint64_t k = 0; k < n; k += kChunkItems) {
+      ResolveChunk(plan, args.indices + (first + static_cast<int64_t>(k)) * row.idx_stride_bytes,
+                   row.idx_stride_bytes, std::min(kChunkItems, n - k), offsets_bytes + k);
+    }
     RowOffsets r = LocateRow(plan, outer_count, begin);
     int64_t coord[kMaxRank] = {};
     uint64_t rest = begin;
@@ -192,9 +204,8 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
       rest /= static_cast<uint64_t>(plan.loops[d].size);
     }
     for (uint64_t unit = begin; unit < end; ++unit) {
-      GatherChunk(plan, args.output + r.out_off + first * row.out_stride_bytes,
-                  row.out_stride_bytes, args.input + r.in_off + first * row.in_stride_bytes,
-                  row.in_stride_bytes, offsets_bytes, n);
+      uint8_t* out = args.output + r.out_off + first * row.out_stride_bytes;
+      const uint8_t* in = args.input + r.in_off + first * row.in_stride_bytes;
       for (uint32_t d = outer_count; d-- > 0;) {
         const Loop& loop = plan.loops[d];
         r.out_off += loop.out_stride_bytes;
@@ -203,6 +214,15 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
         coord[d] = 0;
         r.out_off -= loop.size * loop.out_stride_bytes;
         r.in_off -= loop.size * loop.in_stride_bytes;
+      }
+      if (plan.row_prefetch_bytes != 0 && unit + 1 < end) {
+        PrefetchSpan(args.input + r.in_off, plan.row_prefetch_bytes);
+      }
+      for (uint64_t k = 0; k < n; k += kChunkItems) {
+        const int64_t kk = static_cast<int64_t>(k);
+        GatherChunk(plan, out + kk * row.out_stride_bytes, row.out_stride_bytes,
+                    in + kk * row.in_stride_bytes, row.in_stride_bytes, offsets_bytes + k,
+                    std::min(kChunkItems, n - k));
       }
     }
     done += n;
@@ -222,13 +242,8 @@ void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, u
   }
 }
 
-}  // namespace
-
-void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  if (begin >= end) return;
-  if (plan.transpose_tiles) return RunTransposeTiles(plan, args, begin, end);
-  if (plan.indexed_blocks) return RunIndexedBlocks(plan, args, begin, end);
-  if (plan.rows_share_indices) return RunSharedIndexRows(plan, args, begin, end);
+// The general case: an odometer over the outer loops, one kernel call per unit (row piece).
+void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const Partition& p = plan.partition;
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];
@@ -251,6 +266,11 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
     const uint64_t first = piece * p.piece_items;
     const uint64_t count = std::min(p.piece_items, p.row_items - first);
     const int64_t first_items = static_cast<int64_t>(first);
+    if (plan.row_prefetch_bytes != 0 && outer_count > 0 && unit + 1 < end) {
+      // The next row (unless the odometer wraps): its random reads start on their way now.
+      PrefetchSpan(args.input + in_off + plan.loops[outer_count - 1].in_stride_bytes,
+                   plan.row_prefetch_bytes);
+    }
     ProcessRow(plan, args, out_off + first_items * row.out_stride_bytes,
                in_off + first_items * row.in_stride_bytes,
                idx_off + first_items * row.idx_stride_bytes, count);
@@ -268,6 +288,23 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
       idx_off -= loop.size * loop.idx_stride_bytes;
     }
   }
+}
+
+}  // namespace
+
+void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  if (begin >= end) return;
+  if (plan.transpose_tiles) {
+    RunTransposeTiles(plan, args, begin, end);
+  } else if (plan.indexed_blocks) {
+    RunIndexedBlocks(plan, args, begin, end);
+  } else if (plan.rows_share_indices) {
+    RunSharedIndexRows(plan, args, begin, end);
+  } else {
+    RunRows(plan, args, begin, end);
+  }
+  // Streamed rows skip their own fences: one per unit range, before the task completes.
+  if (plan.stream_stores) kernels::StoreFence();
 }
 
 bool ScanIndices(const Plan& plan, const uint8_t* indices, BadIndex* bad) {

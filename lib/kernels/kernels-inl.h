@@ -282,7 +282,8 @@ void CopyBytes(void* dst, const void* src, size_t bytes) {
   if (bytes != 0) std::memcpy(dst, src, bytes);
 }
 
-void CopyBytesStream(void* dst, const void* src, size_t bytes) {
+template <bool kFence>
+void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
 #if DMLCPU_KERNELS_HAVE_VECTORS
   const hn::ScalableTag<uint8_t> d;
   const size_t n = hn::Lanes(d);
@@ -312,11 +313,20 @@ void CopyBytesStream(void* dst, const void* src, size_t bytes) {
   }
   for (; i + n <= bytes; i += n) hn::Stream(hn::LoadU(d, from + i), d, to + i);
   std::memcpy(to + i, from + i, bytes - i);
-  // Non-temporal stores are weakly ordered: make them visible before returning.
-  hwy::FlushStream();
+  // Non-temporal stores are weakly ordered: make them visible before returning (or leave it to
+  // the caller's StoreFence after a batch).
+  if (kFence) hwy::FlushStream();
 #else
   CopyBytes(dst, src, bytes);
 #endif
+}
+
+void CopyBytesStream(void* dst, const void* src, size_t bytes) {
+  CopyBytesStreamImpl<true>(dst, src, bytes);
+}
+
+void CopyBytesStreamUnfenced(void* dst, const void* src, size_t bytes) {
+  CopyBytesStreamImpl<false>(dst, src, bytes);
 }
 
 // ------------------------------ copy_strided
@@ -565,6 +575,7 @@ const KernelSet* GetKernelSet() {
       hwy::TargetName(HWY_TARGET),
       &CopyBytes,
       &CopyBytesStream,
+      &CopyBytesStreamUnfenced,
       {&CopyStrided<uint8_t>, &CopyStrided<uint16_t>, &CopyStrided<uint32_t>,
        &CopyStrided<uint64_t>},
       {&Gather<uint8_t>, &Gather<uint16_t>, &Gather<uint32_t>, &Gather<uint64_t>},

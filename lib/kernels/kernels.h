@@ -64,11 +64,17 @@ struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
   CopyBytesFn copy_bytes;         // regular stores
   CopyBytesFn copy_bytes_stream;  // non-temporal stores, for outputs far beyond the LLC
+  // copy_bytes_stream without the final fence: the caller issues StoreFence() once after a
+  // batch of streamed copies, before anyone reads the data.
+  CopyBytesFn copy_bytes_stream_unfenced;
   CopyStridedFn copy_strided[4];  // by WidthSlot
   GatherFn gather[4];             // by WidthSlot
   ResolveIndicesFn resolve[kIndexTypeCount];
   FindOutOfRangeFn find_out_of_range[kIndexTypeCount];
 };
+
+// Orders all earlier non-temporal stores of this thread before later stores (sfence on x86).
+void StoreFence();
 
 // Portable reference implementation (plain loops). Always available.
 const KernelSet& ScalarKernels();

@@ -1,5 +1,6 @@
 // Portable reference kernels: obviously correct loops. The SIMD set (kernels.cc) must match
 // them byte for byte; kernels_test checks that for every target.
+#include <atomic>
 #include <cstring>
 
 #include "kernels/kernels.h"
@@ -90,9 +91,18 @@ size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_
 
 }  // namespace
 
+void StoreFence() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+}
+
 const KernelSet& ScalarKernels() {
   static const KernelSet kSet = {
       "scalar",
+      &CopyBytesScalar,
       &CopyBytesScalar,
       &CopyBytesScalar,
       {&CopyStridedScalar<uint8_t>, &CopyStridedScalar<uint16_t>, &CopyStridedScalar<uint32_t>,

@@ -127,7 +127,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   const kernels::KernelSet& set = kernels::BestKernels();
   const int slot = kernels::WidthSlot(plan->elem_bytes);
   plan->kernel_set = &set;
-  plan->copy_run = plan->stream_stores ? set.copy_bytes_stream : set.copy_bytes;
+  plan->copy_run = plan->stream_stores ? set.copy_bytes_stream_unfenced : set.copy_bytes;
   plan->copy_strided = set.copy_strided[slot];
   plan->gather = set.gather[slot];
   plan->resolve = set.resolve[static_cast<int>(plan->index_type)];

@@ -216,6 +216,18 @@ void ChooseFastPaths(Plan* plan) {
     bool shared = true;
     for (uint32_t i = 0; i < last; ++i) shared = shared && plan->loops[i].idx_stride_bytes == 0;
     plan->rows_share_indices = shared;
+    // Random reads within a row come from DRAM at the latency of a miss each; prefetching the
+    // next row's whole span keeps many misses in flight. Only for forward, compact spans.
+    constexpr uint64_t kMaxPrefetchBytes = 64 << 10;
+    bool forward = row.in_stride_bytes >= 0;
+    uint64_t span = static_cast<uint64_t>(elem) +
+                    static_cast<uint64_t>(row.size - 1) * static_cast<uint64_t>(std::max<int64_t>(0, row.in_stride_bytes));
+    for (uint32_t c = 0; c < plan->component_count; ++c) {
+      forward = forward && plan->components[c].pitch_bytes >= 0;
+      span += (plan->components[c].dim_size - 1) *
+              static_cast<uint64_t>(std::max<int64_t>(0, plan->components[c].pitch_bytes));
+    }
+    plan->row_prefetch_bytes = forward && span <= kMaxPrefetchBytes ? span : 0;
   }
 }
 

@@ -121,6 +121,9 @@ struct Plan {
   //    is resolved once and reused for every row.
   bool indexed_blocks = false;
   bool rows_share_indices = false;
+  // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
+  // next row's span while gathering the current one; 0 = no prefetch.
+  uint64_t row_prefetch_bytes = 0;
   // The loops were reordered into cache tiles (see TileForLocality).
   bool tiled = false;
   // A transposed copy: the last two loops form one 2-D tile per unit, copied by
@@ -128,7 +131,8 @@ struct Plan {
   bool transpose_tiles = false;
   Partition partition;
   // Non-temporal stores for outputs far beyond the LLC (rows with a contiguous output only):
-  // copy_run streams, and strided or gathered rows are staged in L1 and streamed from there.
+  // copy_run streams (unfenced: RunUnits fences once at its end), and strided or gathered rows
+  // are staged in L1 and streamed from there.
   bool stream_stores = false;
 
   uint32_t scan_count = 0;  // strict mode: one scan per tuple element

@@ -239,7 +239,12 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
     MarkAddressed(w, dst, 0, bytes == 0 ? 0 : 1, bytes);
     SnapshotExpected(w);
     (stream ? scalar_.copy_bytes_stream : scalar_.copy_bytes)(ExpectedAt(w, dst), src, bytes);
-    (stream ? set_.copy_bytes_stream : set_.copy_bytes)(dst, src, bytes);
+    if (stream && unfenced_) {
+      set_.copy_bytes_stream_unfenced(dst, src, bytes);
+      StoreFence();
+    } else {
+      (stream ? set_.copy_bytes_stream : set_.copy_bytes)(dst, src, bytes);
+    }
     const auto result = CheckDst(w);
     if (!result) {
       ADD_FAILURE() << set_.name << (stream ? " copy_bytes_stream" : " copy_bytes") << " bytes "
@@ -616,6 +621,7 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
 
   const KernelSet& set_;
   const KernelSet& scalar_;
+  bool unfenced_ = false;  // copy_bytes_stream_unfenced + StoreFence instead of copy_bytes_stream
   std::mt19937_64 rng_;
   GuardedRegion src_;  // read operands
   GuardedRegion dst_;  // written operands
@@ -639,6 +645,7 @@ TEST_P(KernelsTest, KernelSetIsComplete) {
   ASSERT_NE(set.name, nullptr);
   EXPECT_NE(set.copy_bytes, nullptr);
   EXPECT_NE(set.copy_bytes_stream, nullptr);
+  EXPECT_NE(set.copy_bytes_stream_unfenced, nullptr);
   for (int slot = 0; slot < 4; ++slot) {
     EXPECT_NE(set.copy_strided[slot], nullptr);
     EXPECT_NE(set.gather[slot], nullptr);
@@ -652,6 +659,11 @@ TEST_P(KernelsTest, KernelSetIsComplete) {
 TEST_P(KernelsTest, CopyBytesMatchesScalar) { CopyBytesSuite(/*stream=*/false); }
 
 TEST_P(KernelsTest, CopyBytesStreamMatchesScalar) { CopyBytesSuite(/*stream=*/true); }
+
+TEST_P(KernelsTest, CopyBytesStreamUnfencedMatchesScalar) {
+  unfenced_ = true;
+  CopyBytesSuite(/*stream=*/true);
+}
 
 TEST_P(KernelsTest, CopyStridedMatchesScalar) {
   for (int slot = 0; slot < 4; ++slot) {

@@ -152,6 +152,16 @@ TEST(SharedIndexRowsTest, InnermostAxisGather) {
                     .Test(Devices()))
         << "width " << width;
   }
+  // More ids than one resolved batch holds (4096): resolved chunk by chunk.
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(2)
+                  .InputSizes({40, 3000})
+                  .IndicesSizes({1, 5000})
+                  .Axis(1)
+                  .IndexDimensions(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
+                  .Indices(IndexValues::kOutOfRange)
+                  .Test(Devices()));
 }
 
 // Outputs of 64 MiB take the non-temporal paths: K1 runs, K2 staged strided rows (flip), K3
