@@ -20,24 +20,46 @@ inline void PrefetchSpan(const uint8_t* p, uint64_t bytes) {
   for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
 }
 
-// out[i] = in[i * in_stride_bytes] for a contiguous output row. With stream_stores the row is
-// assembled in an L1 buffer and streamed out (no read-for-ownership of the output lines).
+// Prefetches the input lines of `n` elements starting at `in` (stride may be negative).
+inline void PrefetchStrided(const uint8_t* in, int64_t in_stride_bytes, uint64_t n,
+                            uint32_t elem_bytes) {
+  const int64_t extent = static_cast<int64_t>(n - 1) * in_stride_bytes;
+  const uint8_t* lo = extent < 0 ? in + extent : in;
+  PrefetchSpan(lo, static_cast<uint64_t>(extent < 0 ? -extent : extent) + elem_bytes);
+}
+
+// out[i] = in[i * in_stride_bytes] for `count` elements. Long rows with dense strides (up to a
+// cache line per element) go chunk by chunk with a software prefetch two chunks ahead: the
+// hardware prefetchers miss descending and strided streams. With stream_stores (contiguous
+// output) each chunk is assembled in an L1 buffer and streamed out, so the output lines are
+// never read for ownership.
 inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
                            const uint8_t* in, int64_t in_stride_bytes, uint64_t count) {
-  if (!plan.stream_stores) {
+  const uint64_t chunk_items = kStageBytes / plan.elem_bytes;
+  const bool dense = in_stride_bytes >= -64 && in_stride_bytes <= 64;
+  if (!plan.stream_stores && (!dense || count <= 2 * chunk_items)) {
     plan.copy_strided(out, out_stride_bytes, in, in_stride_bytes, count);
     return;
   }
   alignas(64) uint8_t stage[kStageBytes];
-  const uint64_t chunk_items = kStageBytes / plan.elem_bytes;
+  const int64_t chunk_in_bytes = static_cast<int64_t>(chunk_items) * in_stride_bytes;
   for (uint64_t done = 0; done < count;) {
     const uint64_t n = std::min(chunk_items, count - done);
-    plan.copy_strided(stage, plan.elem_bytes, in, in_stride_bytes, n);
-    plan.copy_run(out, stage, n * plan.elem_bytes);
+    if (dense && done + 2 * chunk_items < count) {
+      PrefetchStrided(in + 2 * chunk_in_bytes,
+                      in_stride_bytes, std::min(chunk_items, count - done - 2 * chunk_items),
+                      plan.elem_bytes);
+    }
+    if (plan.stream_stores) {
+      plan.copy_strided(stage, plan.elem_bytes, in, in_stride_bytes, n);
+      plan.copy_run(out, stage, n * plan.elem_bytes);
+    } else {
+      plan.copy_strided(out, out_stride_bytes, in, in_stride_bytes, n);
+    }
     done += n;
     if (done < count) {
-      out += n * plan.elem_bytes;
-      in += static_cast<int64_t>(n) * in_stride_bytes;
+      out += static_cast<int64_t>(n) * out_stride_bytes;
+      in += chunk_in_bytes;
     }
   }
 }
