@@ -122,8 +122,17 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   const bool adjacent = dst_stride_bytes == static_cast<int64_t>(block_bytes);
+  // Large blocks come from random rows: start the next block's first lines on their way while
+  // the current one is copied (the hardware prefetcher only ramps up inside a block).
+  const bool prefetch = block_bytes >= 1024;
+  const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
   if (!adjacent) {
     for (size_t i = 0; i < count; ++i) {
+      if (prefetch && i + 1 < count) {
+        for (size_t off = 0; off < prefetch_bytes; off += 64) {
+          __builtin_prefetch(s + offsets_bytes[i + 1] + off);
+        }
+      }
       CopyBlock(d + static_cast<int64_t>(i) * dst_stride_bytes, s + offsets_bytes[i], block_bytes,
                 copy_large);
     }
@@ -133,6 +142,11 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   size_t i = 0;
   while (i < count) {
     const int64_t first = offsets_bytes[i];
+    if (prefetch && i + 1 < count) {
+      for (size_t off = 0; off < prefetch_bytes; off += 64) {
+        __builtin_prefetch(s + offsets_bytes[i + 1] + off);
+      }
+    }
     size_t run = 1;
     while (i + run < count && offsets_bytes[i + run] == first + static_cast<int64_t>(run) * block) {
       ++run;
