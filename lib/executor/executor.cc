@@ -188,7 +188,7 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
       const uint64_t n = std::min(kChunkItems, segment - done);
       ResolveChunk(plan, idx, walk.idx_stride_bytes, n, offsets_bytes);
       kernels::GatherBlocks(out, walk.out_stride_bytes, in, offsets_bytes, n, block_bytes,
-                            plan.copy_run);
+                            plan.copy_run, plan.merge_runs);
       done += n;
       if (done < segment) {
         out += static_cast<int64_t>(n) * walk.out_stride_bytes;

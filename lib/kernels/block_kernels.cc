@@ -118,52 +118,33 @@ TransposeTileFn TransposeTileKernel(uint32_t elem_bytes) {
 
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,
-                  CopyBytesFn copy_large) {
+                  CopyBytesFn copy_large, bool merge_runs) {
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
-  const bool adjacent = dst_stride_bytes == static_cast<int64_t>(block_bytes);
+  const int64_t block = static_cast<int64_t>(block_bytes);
   // Large blocks come from random rows: start the next block's first lines on their way while
   // the current one is copied (the hardware prefetcher only ramps up inside a block).
   const bool prefetch = block_bytes >= 1024;
   const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
-  if (!adjacent) {
-    for (size_t i = 0; i < count; ++i) {
-      if (prefetch && i + 1 < count) {
-        for (size_t off = 0; off < prefetch_bytes; off += 64) {
-          __builtin_prefetch(s + offsets_bytes[i + 1] + off);
-        }
-      }
-      CopyBlock(d + static_cast<int64_t>(i) * dst_stride_bytes, s + offsets_bytes[i], block_bytes,
-                copy_large);
-    }
-    return;
-  }
-  const int64_t block = static_cast<int64_t>(block_bytes);
-  size_t i = 0;
-  while (i < count) {
+  // Repeated sources need no special case: the block just copied is in L1 for the next copy.
+  const bool merge = merge_runs && dst_stride_bytes == block;
+  for (size_t i = 0; i < count;) {
     const int64_t first = offsets_bytes[i];
     if (prefetch && i + 1 < count) {
       for (size_t off = 0; off < prefetch_bytes; off += 64) {
         __builtin_prefetch(s + offsets_bytes[i + 1] + off);
       }
     }
-    size_t run = 1;
-    while (i + run < count && offsets_bytes[i + run] == first + static_cast<int64_t>(run) * block) {
-      ++run;
-    }
-    if (run > 1) {
-      copy_large(d + i * block_bytes, s + first, run * block_bytes);
-      i += run;
+    uint8_t* to = d + static_cast<int64_t>(i) * dst_stride_bytes;
+    if (merge && i + 1 < count && offsets_bytes[i + 1] == first + block) {
+      size_t end = i + 2;
+      while (end < count && offsets_bytes[end] == offsets_bytes[end - 1] + block) ++end;
+      copy_large(to, s + first, (end - i) * block_bytes);
+      i = end;
       continue;
     }
-    CopyBlock(d + i * block_bytes, s + first, block_bytes, copy_large);
-    // Repeated index: replicate the block just written instead of re-reading the input.
-    size_t repeat = 1;
-    while (i + repeat < count && offsets_bytes[i + repeat] == first) {
-      CopyBlock(d + (i + repeat) * block_bytes, d + i * block_bytes, block_bytes, copy_large);
-      ++repeat;
-    }
-    i += repeat;
+    CopyBlock(to, s + first, block_bytes, copy_large);
+    ++i;
   }
 }
 

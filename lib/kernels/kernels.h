@@ -89,21 +89,24 @@ std::vector<const KernelSet*> AllSupportedKernels();
 }  // namespace kernels
 }  // namespace dmlcpu
 
-#endif  // DMLCPU_KERNELS_KERNELS_H_
 
 namespace dmlcpu {
 namespace kernels {
 
-// Block gather with run merging (block_kernels.cc; portable, the same for every target):
-// for i in [0, count), copies block_bytes bytes from src + offsets_bytes[i] to
-// dst + i * dst_stride_bytes. When dst blocks are adjacent (dst_stride_bytes == block_bytes),
-// a run of blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes)
-// is copied with one call of copy_large, and a block whose source equals the previous one is
-// replicated from the previous output block (already in cache). Blocks of at most 256 bytes are
-// copied with fixed-size moves, never a library call per block.
+// Block gather (block_kernels.cc; portable, the same for every target): for i in [0, count),
+// copies block_bytes bytes from src + offsets_bytes[i] to dst + i * dst_stride_bytes. Blocks of
+// at most 256 bytes are copied with fixed-size moves, never a library call per block; larger
+// ones with copy_large. With merge_runs (requires dst_stride_bytes == block_bytes), a run of
+// blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes) is copied
+// with one call of copy_large.
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,
-                  CopyBytesFn copy_large);
+                  CopyBytesFn copy_large, bool merge_runs);
+
+// Looking for runs costs one predictable compare per block: free from 128-byte blocks on,
+// up to 2.5x the copy for 16-byte cache-hot blocks (bench/run_merging_bench.cc). The planner
+// merges runs only from this block size on.
+constexpr size_t kMinMergeBlockBytes = 128;
 
 }  // namespace kernels
 }  // namespace dmlcpu
@@ -123,3 +126,5 @@ TransposeTileFn TransposeTileKernel(uint32_t elem_bytes);
 
 }  // namespace kernels
 }  // namespace dmlcpu
+
+#endif  // DMLCPU_KERNELS_KERNELS_H_

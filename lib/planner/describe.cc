@@ -61,7 +61,9 @@ std::string DescribePlan(const Plan& plan) {
   const Loop& row = plan.loops[plan.loop_count - 1];
   s += StrFormat("  kernel: %s%s, row of %lld items (%lld bytes written), %s stores, target %s\n",
                  KernelShapeName(plan.shape),
-                 plan.transpose_tiles ? " as 2-D transpose tiles of the last two loops" : "",
+                 plan.transpose_tiles ? " as 2-D transpose tiles of the last two loops"
+                 : plan.merge_runs    ? ", runs of consecutive indices merged"
+                                      : "",
                  static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),
                  plan.stream_stores ? "non-temporal" : "regular",

@@ -202,6 +202,7 @@ void TileForLocality(Plan* plan) {
 
 void ChooseFastPaths(Plan* plan) {
   plan->indexed_blocks = false;
+  plan->merge_runs = false;
   plan->rows_share_indices = false;
   if (plan->partition.pieces_per_row != 1) return;
   const uint32_t last = plan->loop_count - 1;
@@ -211,6 +212,9 @@ void ChooseFastPaths(Plan* plan) {
       plan->loops[last - 1].in_stride_bytes == 0 && plan->loops[last - 1].idx_stride_bytes != 0 &&
       row.in_stride_bytes == elem && row.out_stride_bytes == elem) {
     plan->indexed_blocks = true;
+    const int64_t block_bytes = row.size * elem;
+    plan->merge_runs = plan->loops[last - 1].out_stride_bytes == block_bytes &&
+                       static_cast<uint64_t>(block_bytes) >= kernels::kMinMergeBlockBytes;
   }
   if (plan->shape == KernelShape::kElementGather && last >= 1) {
     bool shared = true;

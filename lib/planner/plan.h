@@ -120,6 +120,7 @@ struct Plan {
   //  - rows_share_indices: K4 whose outer loops all have index stride 0: each chunk of indices
   //    is resolved once and reused for every row.
   bool indexed_blocks = false;
+  bool merge_runs = false;  // indexed_blocks: adjacent output blocks of >= kMinMergeBlockBytes
   bool rows_share_indices = false;
   // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
   // next row's span while gathering the current one; 0 = no prefetch.

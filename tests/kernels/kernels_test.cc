@@ -852,7 +852,7 @@ TEST(KernelDispatchTest, ScalarKernelsAreNamedScalar) {
 
 // GatherBlocks is portable (one implementation for every target): checked against a plain
 // per-block loop for every block size up to 300 bytes, adjacent and strided destinations,
-// runs of consecutive sources (merged copies), repeated sources (replicated from the output),
+// runs of consecutive sources (merged copies, with and without merge_runs), repeated sources,
 // with guard bytes around the destination and in its gaps.
 TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
   std::mt19937_64 rng(0x6b10c5);
@@ -888,12 +888,12 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
       for (const KernelSet* set : AllSupportedKernels()) {
         std::fill(got.begin(), got.end(), kSentinel);
         GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes);
+                     block_bytes, set->copy_bytes, /*merge_runs=*/true);
         ASSERT_EQ(got, want) << "block_bytes " << block_bytes << " count " << count
                              << " dst_stride " << dst_stride << " copy from " << set->name;
         std::fill(got.begin(), got.end(), kSentinel);
         GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes_stream);
+                     block_bytes, set->copy_bytes_stream, /*merge_runs=*/false);
         ASSERT_EQ(got, want) << "streamed, block_bytes " << block_bytes << " on " << set->name;
       }
     }
