@@ -44,7 +44,10 @@ template <typename T>
 class [[nodiscard]] StatusOr {
  public:
   StatusOr(T value) : value_(std::move(value)), has_value_(true) {}  // NOLINT: implicit by design
-  StatusOr(Status status) : status_(std::move(status)) {}            // NOLINT: implicit by design
+  // A StatusOr made from a Status always holds an error: an OK status becomes kInternal.
+  StatusOr(Status status)  // NOLINT: implicit by design
+      : status_(status.ok() ? Status(StatusCode::kInternal, "StatusOr built from an OK Status")
+                            : std::move(status)) {}
 
   bool ok() const { return has_value_; }
   const Status& status() const { return status_; }

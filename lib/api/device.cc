@@ -29,10 +29,10 @@ Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* fi
                            static_cast<unsigned long long>(tensor.total_bytes), field);
   }
   const auto address = reinterpret_cast<uintptr_t>(data);
-  if (tensor.alignment != 0 && address % tensor.alignment != 0) {
+  if (tensor.alignment_bytes != 0 && address % tensor.alignment_bytes != 0) {
     return InvalidArgument("%s: %s[%u].data (%s) is %p, expected a multiple of %u "
                            "(%s.GuaranteedBaseOffsetAlignment)", op, kind, i, field, data,
-                           tensor.alignment, field);
+                           tensor.alignment_bytes, field);
   }
   return Status::Ok();
 }

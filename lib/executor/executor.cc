@@ -1,10 +1,13 @@
 #include "executor/executor.h"
 
+#include "core/check.h"
+
 #include <algorithm>
 #include <thread>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
 
 namespace dmlcpu {
 namespace internal {
@@ -78,15 +81,20 @@ inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes
   plan.copy_run(out, stage, n * plan.elem_bytes);
 }
 
-inline int64_t ResolveTuple(const Plan& plan, const uint8_t* tuple) {
-  int64_t offset_bytes = 0;
+// Resolves n index tuples (every component) starting at `idx` into byte offsets.
+inline void ResolveChunk(const Plan& plan, const uint8_t* idx, int64_t idx_stride_bytes, uint64_t n,
+                         int64_t* offsets_bytes) {
   for (uint32_t c = 0; c < plan.component_count; ++c) {
     const IndexComponent& comp = plan.components[c];
-    int64_t term;
-    plan.resolve(tuple + comp.idx_offset_bytes, 0, 1, comp.dim_size, comp.pitch_bytes, &term,
-                 false);
-    offset_bytes += term;
+    plan.resolve(idx + comp.idx_offset_bytes, idx_stride_bytes, n, comp.dim_size,
+                 comp.pitch_bytes, offsets_bytes, c > 0);
   }
+}
+
+// Byte offset of one index tuple's input element (all components).
+inline int64_t ResolveTuple(const Plan& plan, const uint8_t* tuple) {
+  int64_t offset_bytes;
+  ResolveChunk(plan, tuple, 0, 1, &offset_bytes);
   return offset_bytes;
 }
 
@@ -153,16 +161,6 @@ inline RowOffsets LocateRow(const Plan& plan, uint32_t count, uint64_t row_index
     r.idx_off += c * loop.idx_stride_bytes;
   }
   return r;
-}
-
-// Resolves n index tuples (every component) starting at `idx` into byte offsets.
-inline void ResolveChunk(const Plan& plan, const uint8_t* idx, int64_t idx_stride_bytes, uint64_t n,
-                         int64_t* offsets_bytes) {
-  for (uint32_t c = 0; c < plan.component_count; ++c) {
-    const IndexComponent& comp = plan.components[c];
-    plan.resolve(idx + comp.idx_offset_bytes, idx_stride_bytes, n, comp.dim_size,
-                 comp.pitch_bytes, offsets_bytes, c > 0);
-  }
 }
 
 // K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
@@ -316,6 +314,13 @@ void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t en
 
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   if (begin >= end) return;
+  DMLCPU_DCHECK(end <= plan.partition.unit_count);
+  // The fast paths' invariants, guaranteed by the planner.
+  DMLCPU_DCHECK(!plan.indexed_blocks || (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
+  DMLCPU_DCHECK(!plan.rows_share_indices || plan.partition.pieces_per_row == 1);
+  DMLCPU_DCHECK(!plan.transpose_tiles || plan.loop_count >= 2);
+  DMLCPU_DCHECK(!plan.stream_stores ||
+                plan.loops[plan.loop_count - 1].out_stride_bytes == plan.elem_bytes);
   if (plan.transpose_tiles) {
     RunTransposeTiles(plan, args, begin, end);
   } else if (plan.indexed_blocks) {
@@ -388,9 +393,25 @@ void Executor::Run(const Plan& plan, const ExecArgs& args) const {
   }
   arena_->execute([&] {
     tbb::this_task_arena::isolate([&] {
+      if (threads_ >= static_cast<uint32_t>(arena_->max_concurrency())) {
+        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, p.unit_count, p.grain_units),
+                          [&](const tbb::blocked_range<uint64_t>& r) {
+                            RunUnits(plan, args, r.begin(), r.end());
+                          });
+        return;
+      }
+      // A borrowed arena wider than max_threads: exactly threads_ contiguous slices, so no
+      // more than threads_ of the arena's threads take part.
+      const uint64_t slices = std::min<uint64_t>(threads_, p.unit_count);
       tbb::parallel_for(
-          tbb::blocked_range<uint64_t>(0, p.unit_count, p.grain_units),
-          [&](const tbb::blocked_range<uint64_t>& r) { RunUnits(plan, args, r.begin(), r.end()); });
+          tbb::blocked_range<uint64_t>(0, slices, 1),
+          [&](const tbb::blocked_range<uint64_t>& r) {
+            for (uint64_t slice = r.begin(); slice < r.end(); ++slice) {
+              RunUnits(plan, args, p.unit_count * slice / slices,
+                       p.unit_count * (slice + 1) / slices);
+            }
+          },
+          tbb::static_partitioner());
     });
   });
 }

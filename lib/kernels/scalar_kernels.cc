@@ -29,9 +29,8 @@ void CopyStridedScalar(void* dst, int64_t dst_stride_bytes, const void* src,
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   for (size_t i = 0; i < count; ++i) {
-    StoreAt<T>(d, LoadAt<T>(s));
-    d += dst_stride_bytes;
-    s += src_stride_bytes;
+    const auto k = static_cast<int64_t>(i);  // address element i only: no pointer past the ends
+    StoreAt<T>(d + k * dst_stride_bytes, LoadAt<T>(s + k * src_stride_bytes));
   }
 }
 
@@ -52,9 +51,9 @@ void ResolveScalar(const void* indices, int64_t idx_stride_bytes, size_t count, 
                    int64_t pitch_bytes, int64_t* offsets_bytes, bool accumulate) {
   const auto* p = static_cast<const uint8_t*>(indices);
   for (size_t i = 0; i < count; ++i) {
-    const int64_t off = static_cast<int64_t>(ClampIndex<I>(LoadAt<I>(p), dim_size)) * pitch_bytes;
+    const I v = LoadAt<I>(p + static_cast<int64_t>(i) * idx_stride_bytes);
+    const int64_t off = static_cast<int64_t>(ClampIndex<I>(v, dim_size)) * pitch_bytes;
     offsets_bytes[i] = accumulate ? offsets_bytes[i] + off : off;
-    p += idx_stride_bytes;
   }
 }
 
@@ -64,9 +63,8 @@ void GatherScalar(void* dst, int64_t dst_stride_bytes, const void* src, int64_t 
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   for (size_t i = 0; i < count; ++i) {
-    StoreAt<T>(d, LoadAt<T>(s + offsets_bytes[i]));
-    d += dst_stride_bytes;
-    s += src_stride_bytes;
+    const auto k = static_cast<int64_t>(i);
+    StoreAt<T>(d + k * dst_stride_bytes, LoadAt<T>(s + k * src_stride_bytes + offsets_bytes[i]));
   }
 }
 
@@ -74,8 +72,8 @@ template <typename I>
 size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_t count,
                             uint64_t dim_size) {
   const auto* p = static_cast<const uint8_t*>(indices);
-  for (size_t i = 0; i < count; ++i, p += idx_stride_bytes) {
-    const I v = LoadAt<I>(p);
+  for (size_t i = 0; i < count; ++i) {
+    const I v = LoadAt<I>(p + static_cast<int64_t>(i) * idx_stride_bytes);
     bool ok;
     if constexpr (static_cast<I>(-1) < 0) {
       const int64_t w = static_cast<int64_t>(v);

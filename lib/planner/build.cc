@@ -39,7 +39,10 @@ void BuildCanonical(const OpGeometry& g, Plan* plan) {
     case DML_OPERATOR_SLICE:
     case DML_OPERATOR_SLICE1:
       for (uint32_t i = 0; i < n; ++i) {
-        plan->loops[i].in_stride_bytes = g.slice_step[i] * StrideBytes(in, i);
+        // A size-1 output dimension never steps (and validation does not bound a step it never
+        // takes, so step * stride could overflow): its loop is dropped anyway.
+        plan->loops[i].in_stride_bytes =
+            g.output.sizes[i] == 1 ? 0 : g.slice_step[i] * StrideBytes(in, i);
         plan->in_base_bytes += g.slice_start[i] * StrideBytes(in, i);
       }
       break;
@@ -98,14 +101,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   const OpGeometry& g = plan->geometry;
   plan->strict_indices = strict_indices && g.has_indices;
   plan->input_count = g.has_indices ? 2 : 1;
-  if (g.has_indices) {
-    switch (g.indices.data_type) {
-      case DML_TENSOR_DATA_TYPE_INT32: plan->index_type = kernels::IndexType::kInt32; break;
-      case DML_TENSOR_DATA_TYPE_UINT32: plan->index_type = kernels::IndexType::kUint32; break;
-      case DML_TENSOR_DATA_TYPE_INT64: plan->index_type = kernels::IndexType::kInt64; break;
-      default: plan->index_type = kernels::IndexType::kUint64; break;
-    }
-  }
+  plan->index_type = g.index_type;
 
   BuildCanonical(g, plan);
   plan->loop_count = CollapseLoops(plan->loops, plan->loop_count, plan->elem_bytes);

@@ -61,13 +61,19 @@ std::string DescribePlan(const Plan& plan) {
   const Loop& row = plan.loops[plan.loop_count - 1];
   s += StrFormat("  kernel: %s%s, row of %lld items (%lld bytes written), %s stores, target %s\n",
                  KernelShapeName(plan.shape),
-                 plan.transpose_tiles ? " as 2-D transpose tiles of the last two loops"
-                 : plan.merge_runs    ? ", runs of consecutive indices merged"
-                                      : "",
+                 plan.transpose_tiles      ? " as 2-D transpose tiles of the last two loops"
+                 : plan.merge_runs         ? ", indices resolved per chunk, runs merged"
+                 : plan.indexed_blocks     ? ", indices resolved per chunk"
+                 : plan.rows_share_indices ? ", indices resolved once for all rows"
+                                           : "",
                  static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),
                  plan.stream_stores ? "non-temporal" : "regular",
                  plan.kernel_set ? plan.kernel_set->name : "?");
+  if (plan.row_prefetch_bytes != 0) {
+    s += StrFormat("  prefetch: the next row's %llu input bytes while gathering a row\n",
+                   static_cast<unsigned long long>(plan.row_prefetch_bytes));
+  }
   const Partition& p = plan.partition;
   s += StrFormat("  partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "
                  "units, %llu bytes moved, %s\n",

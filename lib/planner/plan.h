@@ -36,7 +36,7 @@ struct TensorInfo {
   bool packed = true;           // the descriptor's Strides was null
   uint64_t total_bytes = 0;     // TotalTensorSizeInBytes as declared
   uint64_t required_bytes = 0;  // DMLCalcBufferTensorSize (64-bit)
-  uint32_t alignment = 0;       // GuaranteedBaseOffsetAlignment
+  uint32_t alignment_bytes = 0;  // GuaranteedBaseOffsetAlignment
 };
 
 // A descriptor after validation: everything the plan is built from, deep-copied.
@@ -45,6 +45,7 @@ struct OpGeometry {
   const char* name = "";  // "GATHER", "SLICE1", ...
   TensorInfo input, indices, output;
   bool has_indices = false;
+  kernels::IndexType index_type = kernels::IndexType::kUint32;  // when has_indices
   uint32_t axis = 0;             // GATHER, GATHER_ELEMENTS
   uint32_t index_dimensions = 0;  // GATHER (k)
   uint32_t input_dims = 0, indices_dims = 0, batch_dims = 0;  // GATHER_ND(1): r, q, b

@@ -194,7 +194,7 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
   }
   info->total_bytes = buffer.TotalTensorSizeInBytes;
   info->required_bytes = required;
-  info->alignment = alignment;
+  info->alignment_bytes = alignment;
 
   if (is_output && buffer.Strides != nullptr) {
     // Every output element must have its own bytes: no 0 strides, no overlapping layout.
@@ -222,8 +222,10 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
       const uint32_t d = order[k];
       if (info->strides_elems[d] <= extent) {
         return InvalidArgument(
-            "%s: %s.Strides[%u] is %llu, expected > %llu: the output layout %s overlaps itself", op,
-            field, d, static_cast<unsigned long long>(info->strides_elems[d]),
+            "%s: %s.Strides[%u] is %llu, expected > %llu: dmlcpu accepts an output layout only "
+            "when each stride exceeds the extent of the smaller ones, which proves that no two "
+            "elements share memory (Strides %s)", op, field, d,
+            static_cast<unsigned long long>(info->strides_elems[d]),
             static_cast<unsigned long long>(extent), FormatList(buffer.Strides, rank).c_str());
       }
       extent += (info->sizes[d] - 1) * info->strides_elems[d];

@@ -80,8 +80,7 @@ Status ReadTensors(const char* op, const DML_TENSOR_DESC* input, const DML_TENSO
   if (g->has_indices) {
     s = CheckSameRank(op, "IndicesTensor", g->indices, g->input);
     if (!s.ok()) return s;
-    kernels::IndexType type;
-    s = CheckIndexType(op, g->indices, &type);
+    s = CheckIndexType(op, g->indices, &g->index_type);
     if (!s.ok()) return s;
   }
   s = CheckSameRank(op, "OutputTensor", g->output, g->input);
@@ -364,11 +363,19 @@ constexpr const char* kOperatorNames[] = {
 
 }  // namespace
 
+namespace {
+
+const char* OperatorNameForValue(uint32_t value) {
+  return value < sizeof(kOperatorNames) / sizeof(kOperatorNames[0]) ? kOperatorNames[value]
+                                                                     : "DML_OPERATOR";
+}
+
+}  // namespace
+
 const char* OperatorName(DML_OPERATOR_TYPE type) {
   uint32_t value;
   std::memcpy(&value, &type, sizeof(value));  // may hold any 32-bit value written from C
-  return value < sizeof(kOperatorNames) / sizeof(kOperatorNames[0]) ? kOperatorNames[value]
-                                                                     : "DML_OPERATOR";
+  return OperatorNameForValue(value);
 }
 
 Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* g) {
@@ -376,9 +383,7 @@ Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* g) {
   // Enum fields of caller structs may hold any 32-bit value (from C): read them as integers.
   uint32_t type_value;
   std::memcpy(&type_value, &desc.Type, sizeof(type_value));
-  const char* op = type_value < sizeof(kOperatorNames) / sizeof(kOperatorNames[0])
-                       ? kOperatorNames[type_value]
-                       : "DML_OPERATOR";
+  const char* op = OperatorNameForValue(type_value);
   g->name = op;
   switch (type_value) {
     case DML_OPERATOR_GATHER:

@@ -198,6 +198,27 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .Test(Devices()));
 }
 
+// A size-1 output dimension may carry any step (it is never taken): planning it must not
+// compute step * stride (which overflows int64 here; UBSan aborts the asan preset on it).
+TEST(SliceEdgeTest, HugeStepOnSizeOneDimension) {
+  EXPECT_TRUE(SliceTester()
+                  .ElementBytes(8)
+                  .InputSizes({2, 1})
+                  .InputStrides({1, 0xFFFFFFFFu})
+                  .Offsets({1, 0})
+                  .Sizes({1, 1})
+                  .Strides({1, 0xFFFFFFFFu})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(8)
+                  .InputSizes({2, 1})
+                  .InputStrides({1, 0xFFFFFFFFu})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({2, 1})
+                  .WindowStrides({1, -2147483647 - 1})
+                  .Test(Devices()));
+}
+
 TEST(DescribeTest, NamesTheFastPaths) {
   UINT in_sizes[] = {4096, 4096}, in_strides[] = {1, 4096};
   DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,

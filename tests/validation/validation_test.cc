@@ -1003,6 +1003,27 @@ TEST_P(TensorRulesTest, OverlappingOutputLayoutIsRejected) {
   EXPECT_ERROR(CompileStatus(c), StatusCode::kInvalidArgument, op(), "OutputTensor.Strides");
 }
 
+// dmlcpu's output-layout rule is conservative: it accepts a layout only when each stride exceeds
+// the extent of the smaller ones. {3,2} with strides {2,3} has distinct offsets 0,3,2,5,4,7 but
+// interleaves its dimensions, so it is refused, and the message says which rule refused it.
+TEST(TensorRulesTest, InterleavedOutputLayoutIsRefusedByTheConservativeRule) {
+  UINT in_sizes[] = {3, 2}, out_strides[] = {2, 3}, offsets[] = {0, 0}, steps[] = {1, 1};
+  DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
+                               nullptr, 24, 0};
+  DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
+                                out_strides, 32, 0};
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  DML_SLICE_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, in_sizes, steps};
+  dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
+  auto op = device.Compile({DML_OPERATOR_SLICE, &slice});
+  ASSERT_FALSE(op.ok());
+  EXPECT_EQ(op.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(op.status().message().find("SLICE: OutputTensor.Strides[1] is 3, expected > 4"),
+            std::string::npos) << op.status().message();
+  EXPECT_NE(op.status().message().find("each stride exceeds the extent of the smaller ones"),
+            std::string::npos) << op.status().message();
+}
+
 TEST_P(TensorRulesTest, NullOperatorDescIsRejected) {
   OpCase c = Base();
   c.null_op_desc = true;
