@@ -18,12 +18,21 @@
 #include "dmlcpu/export.h"
 #include "dmlcpu/status.h"
 
+#if defined(DMLCPU_NO_TBB)
+// Portable builds (DMLCPU_PORTABLE, e.g. mingw) have no oneTBB; DeviceOptions::arena stays
+// declared so code compiles unchanged, and must be null there.
+namespace tbb {
+class task_arena;
+}  // namespace tbb
+#else
 #include <oneapi/tbb/task_arena.h>
+#endif
 
 namespace dmlcpu {
 
 namespace internal {
 struct DeviceState;
+struct ExecArgs;
 struct Plan;
 }  // namespace internal
 
@@ -41,13 +50,39 @@ struct CompileOptions {
   IndexPolicy index_policy = IndexPolicy::kClamp;
 };
 
+// Where a Device runs its operators.
+enum class Backend : uint32_t {
+  kCpu = 0,    // this library's kernels and executor
+  kD3D12 = 1,  // real DirectML on a D3D12 device (Windows builds with the D3D12 backend only)
+  kAuto = 2,   // kD3D12 when DirectML.dll and a hardware adapter are present, kCpu otherwise
+};
+
+// Stable name of a backend: "cpu", "d3d12", "auto".
+DMLCPU_API const char* BackendName(Backend backend);
+
+// A D3D12 buffer range for CompiledOperator::ExecuteNative (no copies). `resource` is an
+// ID3D12Resource* (a buffer in, or promotable to, UNORDERED_ACCESS); offset_bytes a multiple of
+// 16; size_bytes >= the tensor's TotalTensorSizeInBytes.
+struct NativeBinding {
+  void* resource;
+  uint64_t offset_bytes;
+  uint64_t size_bytes;
+};
+
 struct DeviceOptions {
   // Upper bound on threads used by one Execute. 0 = all cores; 1 = fully serial, no TBB call.
   uint32_t max_threads = 0;
   // Optional caller-owned arena; Execute runs its parallel work inside it (and inside
   // this_task_arena::isolate). Must outlive the Device and everything compiled on it.
-  // When set, max_threads still caps the split but the arena's concurrency decides the threads.
+  // With an arena, max_threads (when below the arena's concurrency) splits each Execute into
+  // exactly that many slices, so no more of the arena's threads do its work.
   tbb::task_arena* arena = nullptr;
+  // Which backend runs Compile/Execute; see Device::backend() and backend_reason().
+  Backend backend = Backend::kCpu;
+  // kD3D12/kAuto only, optional: adopt the caller's ID3D12Device* and ID3D12CommandQueue*
+  // (DIRECT or COMPUTE) instead of creating them. Both are AddRef'd while the device lives.
+  void* d3d12_device = nullptr;
+  void* d3d12_queue = nullptr;
 };
 
 // A bound tensor: a host pointer and the number of bytes that may be accessed from it, which
@@ -83,6 +118,15 @@ class DMLCPU_API CompiledOperator {
   // kernel chosen, the work partition. Answers "why is my slice slow".
   std::string Describe() const;
 
+  // D3D12 backend only: runs on the caller's GPU buffers, no copies; records, submits and
+  // waits on the device's queue. Same count/size checks as Execute. Fails with kUnsupported
+  // on an operator compiled by the CPU backend.
+  Status ExecuteNative(const NativeBinding* inputs, size_t input_count,
+                       const NativeBinding* outputs, size_t output_count) const;
+
+  // The backend this operator was compiled for.
+  Backend backend() const;
+
   // Operator type this was compiled from, and the binding counts Execute expects.
   DML_OPERATOR_TYPE type() const;
   size_t input_count() const;
@@ -91,8 +135,10 @@ class DMLCPU_API CompiledOperator {
 
  private:
   friend class Device;
+  Status ExecuteOnBackend(const internal::ExecArgs& args) const;
   std::shared_ptr<const internal::DeviceState> device_;
   std::shared_ptr<const internal::Plan> plan_;
+  std::shared_ptr<const void> backend_op_;  // the D3D12 backend's operator, else null
 };
 
 // Owns (or borrows) the thread pool. Thread-safe: Compile may be called concurrently.
@@ -110,8 +156,18 @@ class DMLCPU_API Device {
   StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
                                      const CompileOptions& options = CompileOptions()) const;
 
+  // Like the constructor, but fails when options.backend is kD3D12 and the D3D12 backend
+  // cannot be created (the message names the failing call and its HRESULT).
+  static StatusOr<Device> Create(const DeviceOptions& options);
+
   // Threads an Execute on this device may use (>= 1).
   uint32_t max_concurrency() const;
+
+  // The backend chosen (kCpu or kD3D12, never kAuto) and why, e.g. "requested" or "kAuto: this
+  // build has no D3D12 backend". A constructed kD3D12 device whose backend could not be created
+  // reports kD3D12 here and every Compile fails with the reason.
+  Backend backend() const;
+  const std::string& backend_reason() const;
 
  private:
   std::shared_ptr<internal::DeviceState> state_;

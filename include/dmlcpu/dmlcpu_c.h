@@ -41,6 +41,29 @@ typedef struct dmlcpu_binding {
 
 /* max_threads: 0 = all cores, 1 = serial. *out receives the device (NULL on failure). */
 DMLCPU_API dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out);
+typedef enum dmlcpu_backend {
+  DMLCPU_BACKEND_CPU = 0,
+  DMLCPU_BACKEND_D3D12 = 1, /* real DirectML (Windows builds with the D3D12 backend) */
+  DMLCPU_BACKEND_AUTO = 2   /* D3D12 when DirectML.dll and an adapter are present, else CPU */
+} dmlcpu_backend;
+
+/* Options for dmlcpu_device_create_ex. Zero-initialise, then set struct_size. */
+typedef struct dmlcpu_device_options {
+  uint32_t struct_size;   /* sizeof(dmlcpu_device_options) */
+  uint32_t max_threads;   /* as for dmlcpu_device_create */
+  dmlcpu_backend backend; /* DMLCPU_BACKEND_CPU when zero */
+  void* d3d12_device;     /* optional ID3D12Device* to adopt (D3D12/AUTO) */
+  void* d3d12_queue;      /* optional ID3D12CommandQueue* to adopt (D3D12/AUTO) */
+} dmlcpu_device_options;
+
+/* Fails (DMLCPU_UNSUPPORTED) when DMLCPU_BACKEND_D3D12 is requested and cannot be created. */
+DMLCPU_API dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
+                                                 dmlcpu_device** out);
+/* The backend the device runs on (never AUTO) and why ("requested", "kAuto: ..."); the reason
+ * is valid as long as the device. */
+DMLCPU_API dmlcpu_backend dmlcpu_device_backend(const dmlcpu_device* device);
+DMLCPU_API const char* dmlcpu_device_backend_reason(const dmlcpu_device* device);
+
 /* NULL is a no-op. */
 DMLCPU_API void dmlcpu_device_destroy(dmlcpu_device* device);
 
@@ -51,6 +74,22 @@ DMLCPU_API dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATO
 DMLCPU_API dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* inputs,
                                         uint32_t input_count, const dmlcpu_binding* outputs,
                                         uint32_t output_count);
+/* D3D12 backend only (see dmlcpu::CompiledOperator::ExecuteNative): bindings are D3D12 buffer
+ * ranges (resource = ID3D12Resource*, offset a multiple of 16), no copies. DMLCPU_UNSUPPORTED
+ * for an operator compiled by the CPU backend. */
+typedef struct dmlcpu_native_binding {
+  void* resource;
+  uint64_t offset_bytes;
+  uint64_t size_bytes;
+} dmlcpu_native_binding;
+DMLCPU_API dmlcpu_status dmlcpu_execute_native(const dmlcpu_operator* op,
+                                               const dmlcpu_native_binding* inputs,
+                                               uint32_t input_count,
+                                               const dmlcpu_native_binding* outputs,
+                                               uint32_t output_count);
+/* The backend an operator was compiled for (CPU or D3D12). */
+DMLCPU_API dmlcpu_backend dmlcpu_operator_backend(const dmlcpu_operator* op);
+
 /* NULL is a no-op. */
 DMLCPU_API void dmlcpu_operator_destroy(dmlcpu_operator* op);
 

@@ -8,6 +8,7 @@
 
 struct dmlcpu_device {
   explicit dmlcpu_device(const dmlcpu::DeviceOptions& options) : device(options) {}
+  explicit dmlcpu_device(dmlcpu::Device&& moved) : device(std::move(moved)) {}
   dmlcpu::Device device;
 };
 
@@ -48,6 +49,53 @@ dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out) {
     return Fail(DMLCPU_INTERNAL, "dmlcpu_device_create: could not create the thread pool");
   }
   return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
+                                      dmlcpu_device** out) {
+  if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_device_create_ex: out is null");
+  *out = nullptr;
+  if (options == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_device_create_ex: options is null");
+  }
+  if (options->struct_size < sizeof(dmlcpu_device_options)) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_device_create_ex: options->struct_size is " +
+                    std::to_string(options->struct_size) + ", expected >= " +
+                    std::to_string(sizeof(dmlcpu_device_options)));
+  }
+  if (options->backend != DMLCPU_BACKEND_CPU && options->backend != DMLCPU_BACKEND_D3D12 &&
+      options->backend != DMLCPU_BACKEND_AUTO) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_device_create_ex: options->backend is " +
+                    std::to_string(static_cast<int>(options->backend)) +
+                    ", expected DMLCPU_BACKEND_CPU (0), _D3D12 (1) or _AUTO (2)");
+  }
+  try {
+    dmlcpu::DeviceOptions device_options;
+    device_options.max_threads = options->max_threads;
+    device_options.backend = static_cast<dmlcpu::Backend>(options->backend);
+    device_options.d3d12_device = options->d3d12_device;
+    device_options.d3d12_queue = options->d3d12_queue;
+    auto device = dmlcpu::Device::Create(device_options);
+    if (!device.ok()) return FromStatus(device.status());
+    *out = new dmlcpu_device(std::move(device).value());
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_device_create_ex: out of memory");
+  } catch (...) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_device_create_ex: could not create the thread pool");
+  }
+  return DMLCPU_OK;
+}
+
+dmlcpu_backend dmlcpu_device_backend(const dmlcpu_device* device) {
+  if (device == nullptr) return DMLCPU_BACKEND_CPU;
+  return static_cast<dmlcpu_backend>(device->device.backend());
+}
+
+const char* dmlcpu_device_backend_reason(const dmlcpu_device* device) {
+  if (device == nullptr) return "";
+  return device->device.backend_reason().c_str();
 }
 
 void dmlcpu_device_destroy(dmlcpu_device* device) { delete device; }
@@ -95,6 +143,32 @@ dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* in
   for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
   for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
   return FromStatus(op->op.Execute(in, input_count, out, output_count));
+}
+
+dmlcpu_status dmlcpu_execute_native(const dmlcpu_operator* op,
+                                    const dmlcpu_native_binding* inputs, uint32_t input_count,
+                                    const dmlcpu_native_binding* outputs,
+                                    uint32_t output_count) {
+  if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: op is null");
+  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+    return FromStatus(op->op.ExecuteNative(nullptr, input_count, nullptr, output_count));
+  }
+  if ((input_count > 0 && inputs == nullptr) || (output_count > 0 && outputs == nullptr)) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: inputs or outputs is null");
+  }
+  dmlcpu::NativeBinding in[kMaxBindings];
+  dmlcpu::NativeBinding out[kMaxBindings];
+  for (uint32_t i = 0; i < input_count; ++i) {
+    in[i] = {inputs[i].resource, inputs[i].offset_bytes, inputs[i].size_bytes};
+  }
+  for (uint32_t i = 0; i < output_count; ++i) {
+    out[i] = {outputs[i].resource, outputs[i].offset_bytes, outputs[i].size_bytes};
+  }
+  return FromStatus(op->op.ExecuteNative(in, input_count, out, output_count));
+}
+
+dmlcpu_backend dmlcpu_operator_backend(const dmlcpu_operator* op) {
+  return op == nullptr ? DMLCPU_BACKEND_CPU : static_cast<dmlcpu_backend>(op->op.backend());
 }
 
 void dmlcpu_operator_destroy(dmlcpu_operator* op) { delete op; }

@@ -6,6 +6,9 @@
 #include "dmlcpu/dmlcpu.h"
 #include "executor/executor.h"
 #include "planner/plan.h"
+#if defined(DMLCPU_HAS_D3D12)
+#include "backends/d3d12/d3d12_backend.h"
+#endif
 
 namespace dmlcpu {
 namespace internal {
@@ -13,6 +16,12 @@ namespace internal {
 struct DeviceState {
   DeviceState(uint32_t max_threads, tbb::task_arena* arena) : executor(max_threads, arena) {}
   Executor executor;
+  Backend backend = Backend::kCpu;
+  std::string backend_reason = "requested";
+  Status backend_error;  // kD3D12 requested but unavailable: every Compile returns this
+#if defined(DMLCPU_HAS_D3D12)
+  std::shared_ptr<d3d12::Context> d3d12;
+#endif
 };
 
 namespace {
@@ -65,11 +74,76 @@ std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t fl
   return "?";
 }
 
+// Chooses and creates the backend (section "D3D12 backend" of the README).
+void SelectBackend(const DeviceOptions& options, DeviceState* state) {
+  if (options.backend == Backend::kCpu) return;
+#if defined(DMLCPU_HAS_D3D12)
+  const bool automatic = options.backend == Backend::kAuto;
+  std::string adapter;
+  auto context = d3d12::CreateContext(options.d3d12_device, options.d3d12_queue,
+                                      /*require_hardware=*/automatic, &adapter);
+  if (context.ok()) {
+    state->backend = Backend::kD3D12;
+    state->d3d12 = std::move(context).value();
+    state->backend_reason = (automatic ? "kAuto: DirectML.dll and a D3D12 adapter are present ("
+                                       : "requested (") + adapter + ")";
+    return;
+  }
+  if (automatic) {
+    state->backend = Backend::kCpu;
+    state->backend_reason = "kAuto: D3D12 unavailable: " + context.status().message();
+    return;
+  }
+  state->backend = Backend::kD3D12;
+  state->backend_error = Status(StatusCode::kUnsupported,
+                                "D3D12 backend unavailable: " + context.status().message());
+  state->backend_reason = state->backend_error.message();
+#else
+  if (options.backend == Backend::kAuto) {
+    state->backend = Backend::kCpu;
+    state->backend_reason = "kAuto: this build has no D3D12 backend";
+    return;
+  }
+  state->backend = Backend::kD3D12;
+  state->backend_error = Status(StatusCode::kUnsupported,
+                                "D3D12 backend unavailable: this build has no D3D12 backend "
+                                "(Windows builds only)");
+  state->backend_reason = state->backend_error.message();
+#endif
+}
+
 }  // namespace
 }  // namespace internal
 
+const char* BackendName(Backend backend) {
+  switch (backend) {
+    case Backend::kCpu: return "cpu";
+    case Backend::kD3D12: return "d3d12";
+    case Backend::kAuto: return "auto";
+  }
+  return "?";
+}
+
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(options.max_threads, options.arena)) {}
+    : state_(std::make_shared<internal::DeviceState>(options.max_threads, options.arena)) {
+  internal::SelectBackend(options, state_.get());
+}
+
+StatusOr<Device> Device::Create(const DeviceOptions& options) {
+  try {
+    Device device(options);
+    if (!device.state_->backend_error.ok()) return device.state_->backend_error;
+    return device;
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kInternal, "out of memory while creating the device");
+  }
+}
+
+Backend Device::backend() const { return state_ ? state_->backend : Backend::kCpu; }
+const std::string& Device::backend_reason() const {
+  static const std::string kMovedFrom = "moved-from Device";
+  return state_ ? state_->backend_reason : kMovedFrom;
+}
 Device::~Device() = default;
 Device::Device(Device&&) noexcept = default;
 Device& Device::operator=(Device&&) noexcept = default;
@@ -85,6 +159,18 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
                                      plan.get());
     if (!s.ok()) return s;
     CompiledOperator op;
+    if (state_->backend == Backend::kD3D12) {
+      // Validated above exactly as on the CPU: the same bad descriptor, the same message.
+      if (!state_->backend_error.ok()) return state_->backend_error;
+#if defined(DMLCPU_HAS_D3D12)
+      auto d3d12_op = internal::d3d12::Compile(state_->d3d12, desc, *plan);
+      if (!d3d12_op.ok()) {
+        return Status(d3d12_op.status().code(),
+                      std::string(plan->geometry.name) + ": " + d3d12_op.status().message());
+      }
+      op.backend_op_ = std::move(d3d12_op).value();
+#endif
+    }
     op.device_ = state_;
     op.plan_ = std::move(plan);
     return op;
@@ -98,6 +184,55 @@ DML_OPERATOR_TYPE CompiledOperator::type() const {
 }
 size_t CompiledOperator::input_count() const { return plan_ ? plan_->input_count : 0; }
 size_t CompiledOperator::output_count() const { return plan_ ? 1 : 0; }
+Backend CompiledOperator::backend() const {
+  return backend_op_ ? Backend::kD3D12 : Backend::kCpu;
+}
+
+Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input_count,
+                                       const NativeBinding* outputs, size_t output_count) const {
+  if (!plan_) return InvalidArgument("ExecuteNative on an empty CompiledOperator");
+  const internal::Plan& plan = *plan_;
+  const internal::OpGeometry& g = plan.geometry;
+  const char* op = g.name;
+  if (!backend_op_) {
+    return Unsupported("%s: ExecuteNative needs an operator compiled by the D3D12 backend", op);
+  }
+  if (input_count != plan.input_count) {
+    return InvalidArgument("%s: input_count is %zu, expected %u", op, input_count,
+                           plan.input_count);
+  }
+  if (output_count != 1) {
+    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
+  }
+  if (inputs == nullptr) return InvalidArgument("%s: inputs is null", op);
+  if (outputs == nullptr) return InvalidArgument("%s: outputs is null", op);
+  const internal::TensorInfo* tensors[3] = {&g.input, &g.indices, &g.output};
+  const NativeBinding* bindings[3] = {&inputs[0], input_count > 1 ? &inputs[1] : nullptr,
+                                      &outputs[0]};
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (bindings[i] == nullptr) continue;
+    const char* field = i == 2 ? "OutputTensor" : internal::InputFieldName(i);
+    if (bindings[i]->resource == nullptr) {
+      return InvalidArgument("%s: %s resource is null", op, field);
+    }
+    if (bindings[i]->size_bytes < tensors[i]->total_bytes) {
+      return InvalidArgument("%s: %s size_bytes is %llu, expected >= %llu "
+                             "(%s.TotalTensorSizeInBytes)", op, field,
+                             static_cast<unsigned long long>(bindings[i]->size_bytes),
+                             static_cast<unsigned long long>(tensors[i]->total_bytes), field);
+    }
+    if (bindings[i]->offset_bytes % 16 != 0) {
+      return InvalidArgument("%s: %s offset_bytes is %llu, expected a multiple of 16", op, field,
+                             static_cast<unsigned long long>(bindings[i]->offset_bytes));
+    }
+  }
+#if defined(DMLCPU_HAS_D3D12)
+  const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
+  Status s = internal::d3d12::ExecuteNative(d3d12_op, inputs, plan.input_count, outputs[0]);
+  if (!s.ok()) return Status(s.code(), std::string(op) + ": " + s.message());
+#endif
+  return Status::Ok();
+}
 
 std::string CompiledOperator::Describe() const {
   return plan_ ? internal::DescribePlan(*plan_) : std::string("(empty CompiledOperator)\n");
@@ -165,12 +300,26 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                                         comp.input_dim));
     }
   }
+  if (backend_op_) return ExecuteOnBackend(args);
   try {
     device_->executor.Run(plan, args);
   } catch (...) {
     return Status(StatusCode::kInternal, std::string(op) + ": the executor failed");
   }
   return Status::Ok();
+}
+
+Status CompiledOperator::ExecuteOnBackend(const internal::ExecArgs& args) const {
+#if defined(DMLCPU_HAS_D3D12)
+  const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
+  const uint8_t* inputs[2] = {args.input, args.indices};
+  Status s = internal::d3d12::ExecuteHost(d3d12_op, inputs, plan_->input_count, args.output);
+  if (!s.ok()) return Status(s.code(), std::string(plan_->geometry.name) + ": " + s.message());
+  return s;
+#else
+  (void)args;
+  return Status(StatusCode::kInternal, "no D3D12 backend in this build");
+#endif
 }
 
 uint64_t CalcBufferTensorSize(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,

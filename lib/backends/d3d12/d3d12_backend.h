@@ -1,0 +1,49 @@
+// The D3D12 backend: runs operators on real DirectML (DirectML.dll loaded at run time) on a D3D12
+// device. Built only for Windows targets (DMLCPU_HAS_D3D12); this header is platform-neutral so
+// lib/api can hold its objects without seeing d3d12.h.
+#ifndef DMLCPU_BACKENDS_D3D12_D3D12_BACKEND_H_
+#define DMLCPU_BACKENDS_D3D12_D3D12_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "dmlcpu/dmlcpu.h"
+#include "planner/plan.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace d3d12 {
+
+class Context;   // D3D12 device + queue + IDMLDevice + reusable staging buffers and heap
+class Operator;  // IDMLCompiledOperator + its persistent resource
+
+// Loads DirectML.dll, creates (or adopts: native_device/native_queue may be null) the D3D12
+// device and queue and the IDMLDevice. `require_hardware`: fail on a software adapter (WARP).
+// On success `description` names the adapter.
+StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* native_queue,
+                                                 bool require_hardware, std::string* description);
+
+// CreateOperator + CompileOperator + initialisation (dispatched and waited for). `plan` is the
+// CPU backend's plan of the same descriptor, already validated.
+StatusOr<std::shared_ptr<const Operator>> Compile(const std::shared_ptr<Context>& context,
+                                                  const DML_OPERATOR_DESC& desc,
+                                                  const Plan& plan);
+
+// Host buffers: uploads inputs and the output's current bytes (so stride gaps keep them),
+// dispatches, waits, reads the output back. Bindings already checked by the caller.
+Status ExecuteHost(const Operator& op, const uint8_t* const* inputs, uint32_t input_count,
+                   uint8_t* output);
+
+// Caller's D3D12 buffers, no copies.
+Status ExecuteNative(const Operator& op, const NativeBinding* inputs, uint32_t input_count,
+                     const NativeBinding& output);
+
+// "CreateOperator failed: 0x80070057 (E_INVALIDARG)".
+std::string HresultMessage(const char* call, int32_t hr);
+
+}  // namespace d3d12
+}  // namespace internal
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_BACKENDS_D3D12_D3D12_BACKEND_H_

@@ -1,0 +1,436 @@
+#include "d3d12/crosscheck_cases.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "dmlcpu/dmlcpu.h"
+#include "reference/reference.h"
+
+namespace dmlcpu_crosscheck {
+namespace {
+
+// Most elements in any one tensor; keeps a DirectML dispatch under wine at a few ms.
+constexpr uint64_t kMaxElems = 1536;
+
+// splitmix64: the same stream on every compiler and standard library.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [lo, hi].
+  uint32_t Range(uint32_t lo, uint32_t hi) {
+    return lo + static_cast<uint32_t>(Next() % (static_cast<uint64_t>(hi) - lo + 1));
+  }
+  bool Chance(uint32_t percent) { return Next() % 100 < percent; }
+
+ private:
+  uint64_t state_;
+};
+
+const DML_TENSOR_DATA_TYPE kDataTypes[] = {
+    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT8,  DML_TENSOR_DATA_TYPE_INT16,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
+    DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_INT64,
+    DML_TENSOR_DATA_TYPE_UINT64};
+const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
+                                            DML_TENSOR_DATA_TYPE_INT64,
+                                            DML_TENSOR_DATA_TYPE_UINT64};
+
+bool IsSigned(DML_TENSOR_DATA_TYPE t) {
+  return t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64;
+}
+
+uint64_t Product(const std::vector<uint32_t>& sizes) {
+  uint64_t n = 1;
+  for (uint32_t s : sizes) n *= s;
+  return n;
+}
+
+// Random sizes of `rank` dims in [1, max_dim], shrunk until the product fits kMaxElems.
+std::vector<uint32_t> RandomSizes(Rng& rng, uint32_t rank, uint32_t max_dim) {
+  std::vector<uint32_t> sizes(rank);
+  for (uint32_t& s : sizes) s = rng.Range(1, max_dim);
+  while (Product(sizes) > kMaxElems / 4) {
+    uint32_t& s = sizes[rng.Range(0, rank - 1)];
+    if (s > 1) --s;
+  }
+  return sizes;
+}
+
+// Strides: packed (null or explicit), permuted with padding, or (inputs only) broadcast.
+void ChooseLayout(Rng& rng, TensorSpec* t, bool allow_broadcast) {
+  const uint32_t rank = static_cast<uint32_t>(t->sizes.size());
+  t->strides.clear();
+  const uint32_t mode = rng.Range(0, 99);
+  if (mode >= 40) {
+    std::vector<uint32_t> order(rank);
+    for (uint32_t d = 0; d < rank; ++d) order[d] = rank - 1 - d;  // innermost first
+    if (mode >= 50) {
+      for (uint32_t d = rank; d > 1; --d) std::swap(order[d - 1], order[rng.Range(0, d - 1)]);
+    }
+    t->strides.assign(rank, 0);
+    uint64_t stride = 1;
+    for (uint32_t d : order) {
+      t->strides[d] = static_cast<uint32_t>(stride);
+      const uint32_t pad = mode >= 50 && rng.Chance(35) ? rng.Range(1, 2) : 0;
+      stride *= t->sizes[d] + pad;
+    }
+    if (allow_broadcast && mode >= 85) {
+      for (uint32_t d = 0; d < rank; ++d) {
+        if (rng.Chance(40)) t->strides[d] = 0;
+      }
+    }
+  }
+  t->total_bytes = dmlcpu::CalcBufferTensorSize(
+      t->data_type, rank, t->sizes.data(), t->strides.empty() ? nullptr : t->strides.data());
+  if (rng.Chance(20)) t->total_bytes += 4 * rng.Range(1, 3);
+}
+
+// Random element data; no element starts with kSentinelByte. Floats hold exact small values so
+// that no backend can change their bits (NaN payloads, denormals).
+std::vector<uint8_t> RandomData(Rng& rng, const TensorSpec& t) {
+  std::vector<uint8_t> bytes(t.total_bytes);
+  const uint32_t width = ElementBytes(t.data_type);
+  for (uint64_t off = 0; off + width <= bytes.size(); off += width) {
+    uint8_t* p = bytes.data() + off;
+    const uint64_t r = rng.Next();
+    if (t.data_type == DML_TENSOR_DATA_TYPE_FLOAT32) {
+      const float v = static_cast<float>(static_cast<int32_t>(r % 20001) - 10000) / 8.0f;
+      std::memcpy(p, &v, 4);
+    } else if (t.data_type == DML_TENSOR_DATA_TYPE_FLOAT64) {
+      const double v = static_cast<double>(static_cast<int64_t>(r % 2000001) - 1000000) / 16.0;
+      std::memcpy(p, &v, 8);
+    } else {
+      std::memcpy(p, &r, width);
+    }
+    if (p[0] == kSentinelByte) p[0] ^= 1;
+  }
+  for (uint64_t off = bytes.size() / width * width; off < bytes.size(); ++off) {
+    bytes[off] = static_cast<uint8_t>(rng.Next());
+  }
+  return bytes;
+}
+
+// Writes index values: in range (negative ones too for signed types) or, in `out_of_range`
+// cases, now and then a value outside [-D, D-1]. dim_of(position) gives D for each element.
+template <typename DimOf>
+void FillIndices(Rng& rng, Case* c, bool out_of_range, DimOf dim_of) {
+  const TensorSpec& t = c->indices;
+  c->indices_bytes.resize(t.total_bytes);
+  for (uint8_t& b : c->indices_bytes) b = static_cast<uint8_t>(rng.Next());
+  const std::vector<uint64_t> offsets = ElementOffsets(t);
+  const bool is_signed = IsSigned(t.data_type);
+  const uint32_t width = ElementBytes(t.data_type);
+  for (uint64_t i = 0; i < offsets.size(); ++i) {
+    const int64_t d = dim_of(i);
+    int64_t v = static_cast<int64_t>(rng.Next() % static_cast<uint64_t>(d));
+    if (is_signed && rng.Chance(30)) v -= d;
+    if (out_of_range && rng.Chance(15)) {
+      switch (rng.Range(0, 3)) {
+        case 0: v = d + rng.Range(0, 4); break;
+        case 1: v = is_signed ? -d - 1 - static_cast<int64_t>(rng.Range(0, 3)) : d + 7; break;
+        case 2: v = width == 4 ? 0x7FFFFFFF : (int64_t{1} << 40); break;
+        default: v = -1 - d; break;  // unsigned: a huge value
+      }
+    }
+    std::memcpy(c->indices_bytes.data() + offsets[i], &v, width);  // little-endian low bytes
+  }
+}
+
+// Row-major logical coordinate of element `i` of `sizes`.
+std::vector<uint32_t> Coordinate(const std::vector<uint32_t>& sizes, uint64_t i) {
+  std::vector<uint32_t> coord(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    coord[d] = static_cast<uint32_t>(i % sizes[d]);
+    i /= sizes[d];
+  }
+  return coord;
+}
+
+void BuildDesc(Case* c) {
+  const TensorSpec* specs[3] = {&c->input, &c->indices, &c->output};
+  for (int i = 0; i < 3; ++i) {
+    const TensorSpec& t = *specs[i];
+    DML_BUFFER_TENSOR_DESC& b = c->buffer_descs[i];
+    b.DataType = t.data_type;
+    b.Flags = DML_TENSOR_FLAG_NONE;
+    b.DimensionCount = static_cast<UINT>(t.sizes.size());
+    b.Sizes = t.sizes.data();
+    b.Strides = t.strides.empty() ? nullptr : t.strides.data();
+    b.TotalTensorSizeInBytes = t.total_bytes;
+    b.GuaranteedBaseOffsetAlignment = 0;
+    c->tensor_descs[i] = {DML_TENSOR_TYPE_BUFFER, &c->buffer_descs[i]};
+  }
+  const DML_TENSOR_DESC* in = &c->tensor_descs[0];
+  const DML_TENSOR_DESC* idx = &c->tensor_descs[1];
+  const DML_TENSOR_DESC* out = &c->tensor_descs[2];
+  const uint32_t n = static_cast<uint32_t>(c->input.sizes.size());
+  switch (c->type) {
+    case DML_OPERATOR_GATHER:
+      c->gather = {in, idx, out, c->axis, c->index_dimensions};
+      c->desc = {c->type, &c->gather};
+      break;
+    case DML_OPERATOR_GATHER_ELEMENTS:
+      c->gather_elements = {in, idx, out, c->axis};
+      c->desc = {c->type, &c->gather_elements};
+      break;
+    case DML_OPERATOR_GATHER_ND:
+      c->gather_nd = {in, idx, out, c->input_dims, c->indices_dims};
+      c->desc = {c->type, &c->gather_nd};
+      break;
+    case DML_OPERATOR_GATHER_ND1:
+      c->gather_nd1 = {in, idx, out, c->input_dims, c->indices_dims, c->batch_dims};
+      c->desc = {c->type, &c->gather_nd1};
+      break;
+    case DML_OPERATOR_SLICE:
+      c->slice = {in, out, n, c->window_offsets.data(), c->window_sizes.data(),
+                  c->slice_strides.data()};
+      c->desc = {c->type, &c->slice};
+      break;
+    case DML_OPERATOR_SLICE1:
+      c->slice1 = {in, out, n, c->window_offsets.data(), c->window_sizes.data(),
+                   c->window_strides.data()};
+      c->desc = {c->type, &c->slice1};
+      break;
+    default:
+      break;
+  }
+}
+
+// Shapes and attributes of one operator; false when this draw is not a valid descriptor.
+bool ChooseShapes(Rng& rng, Case* c) {
+  const uint32_t n = rng.Range(1, 8);
+  const uint32_t max_dim = n <= 3 ? 6 : (n <= 5 ? 4 : 3);
+  TensorSpec& in = c->input;
+  in.sizes = RandomSizes(rng, n, max_dim);
+  switch (c->type) {
+    case DML_OPERATOR_GATHER: {
+      c->axis = rng.Range(0, n - 1);
+      c->index_dimensions = rng.Range(0, n);
+      const uint32_t k = c->index_dimensions;
+      // Dims the rule drops must be 1: make the leading input dims 1 often enough.
+      if (k >= 2 && rng.Chance(70)) {
+        for (uint32_t d = 0; d + 1 < k && d < n; ++d) in.sizes[d] = 1;
+      }
+      c->indices.sizes.assign(n, 1);
+      for (uint32_t d = n - k; d < n; ++d) c->indices.sizes[d] = rng.Range(1, 3);
+      if (k >= 2 && c->axis + 1 < k && rng.Chance(60)) {
+        // Dropped index dims (before Axis's slot) must be 1 as well.
+        for (uint32_t d = n - k; d < n - k + (k - 1 - c->axis) && d < n; ++d) {
+          c->indices.sizes[d] = 1;
+        }
+      }
+      if (!dmlcpu_test::GatherOutputSizes(in.sizes, c->indices.sizes, c->axis, k,
+                                          &c->output.sizes)) {
+        return false;
+      }
+      if (n + k - 1 > 8 && k - 1 > c->axis) {
+        c->known_directml_bug = "GATHER with N + IndexDimensions - 1 > 8 and IndexDimensions - 1 "
+                                "> Axis (spec section 12)";
+      }
+      return true;
+    }
+    case DML_OPERATOR_GATHER_ELEMENTS: {
+      c->axis = rng.Range(0, n - 1);
+      c->indices.sizes = in.sizes;
+      c->indices.sizes[c->axis] = rng.Range(1, 4);
+      c->output.sizes = c->indices.sizes;
+      return true;
+    }
+    case DML_OPERATOR_GATHER_ND:
+    case DML_OPERATOR_GATHER_ND1: {
+      const uint32_t r = rng.Range(1, n), q = rng.Range(1, n);
+      const uint32_t b =
+          c->type == DML_OPERATOR_GATHER_ND1 ? rng.Range(0, std::min(r, q) - 1) : 0;
+      const uint32_t t = rng.Range(1, r - b);
+      c->input_dims = r;
+      c->indices_dims = q;
+      c->batch_dims = b;
+      for (uint32_t d = 0; d < n - r; ++d) in.sizes[d] = 1;
+      c->indices.sizes.assign(n, 1);
+      for (uint32_t d = n - q; d + 1 < n; ++d) c->indices.sizes[d] = rng.Range(1, 3);
+      c->indices.sizes[n - 1] = t;
+      for (uint32_t j = 0; j < b; ++j) c->indices.sizes[n - q + j] = in.sizes[n - r + j];
+      // Leading dims beyond the output's rank must be 1: shrink until the rule accepts.
+      return dmlcpu_test::GatherNdOutputSizes(in.sizes, c->indices.sizes, r, q, b,
+                                              &c->output.sizes) &&
+             Product(c->indices.sizes) <= kMaxElems && Product(c->output.sizes) <= kMaxElems;
+    }
+    case DML_OPERATOR_SLICE: {
+      c->output.sizes.resize(n);
+      c->window_offsets.resize(n);
+      c->window_sizes.resize(n);
+      c->slice_strides.resize(n);
+      for (uint32_t d = 0; d < n; ++d) {
+        const uint32_t stride = rng.Range(1, 3);
+        const uint32_t offset = rng.Range(0, in.sizes[d] - 1);
+        const uint32_t max_count = 1 + (in.sizes[d] - 1 - offset) / stride;
+        c->slice_strides[d] = stride;
+        c->window_offsets[d] = offset;
+        c->window_sizes[d] = rng.Range(1, max_count);
+        c->output.sizes[d] = c->window_sizes[d];
+      }
+      return true;
+    }
+    case DML_OPERATOR_SLICE1: {
+      c->output.sizes.resize(n);
+      c->window_offsets.resize(n);
+      c->window_sizes.resize(n);
+      c->window_strides.resize(n);
+      const bool shrink_output = rng.Chance(10);
+      // Most of those get a whole-dimension window at stride +1 in the dim `whole_dim`, whose
+      // output keeps fewer elements (spec section 12's SLICE1 bug), some in every other dim too.
+      const uint32_t whole_dim = shrink_output && rng.Chance(70) ? rng.Range(0, n - 1) : n;
+      const bool all_whole = whole_dim < n && rng.Chance(50);
+      for (uint32_t d = 0; d < n; ++d) {
+        uint32_t offset = rng.Range(0, in.sizes[d] - 1);
+        uint32_t size = rng.Range(1, in.sizes[d] - offset);
+        int32_t stride = static_cast<int32_t>(rng.Range(1, 3));
+        if (rng.Chance(35)) stride = -stride;
+        if (d == whole_dim || all_whole) {
+          if (d == whole_dim && in.sizes[d] == 1) in.sizes[d] = 3;
+          offset = 0;
+          size = in.sizes[d];
+          stride = 1;
+        }
+        const uint32_t count = 1 + (size - 1) / static_cast<uint32_t>(std::abs(stride));
+        c->window_offsets[d] = offset;
+        c->window_sizes[d] = size;
+        c->window_strides[d] = stride;
+        c->output.sizes[d] = d == whole_dim                     ? rng.Range(1, count - 1)
+                             : shrink_output && rng.Chance(50) ? rng.Range(1, count)
+                                                               : count;
+        if (offset == 0 && size == in.sizes[d] && stride == 1 && c->output.sizes[d] < count) {
+          c->known_directml_bug = "SLICE1 whose whole-dimension window at stride +1 keeps fewer "
+                                  "output elements (spec section 12)";
+        }
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+uint32_t ElementBytes(DML_TENSOR_DATA_TYPE data_type) {
+  return dmlcpu_test::DataTypeSizeBytes(data_type);
+}
+
+std::vector<uint64_t> ElementOffsets(const TensorSpec& t) {
+  const std::vector<uint32_t> strides =
+      t.strides.empty() ? dmlcpu_test::PackedStrides(t.sizes) : t.strides;
+  const uint32_t width = ElementBytes(t.data_type);
+  const uint64_t count = Product(t.sizes);
+  std::vector<uint64_t> offsets(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::vector<uint32_t> coord = Coordinate(t.sizes, i);
+    uint64_t off = 0;
+    for (size_t d = 0; d < coord.size(); ++d) off += uint64_t{coord[d]} * strides[d];
+    offsets[i] = off * width;
+  }
+  return offsets;
+}
+
+std::string Case::Describe() const {
+  auto sizes = [](const std::vector<uint32_t>& v) {
+    std::string s = "{";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    return s + "}";
+  };
+  auto tensor = [&](const char* name, const TensorSpec& t) {
+    return std::string(name) + " " + dmlcpu_test::DataTypeName(t.data_type) + sizes(t.sizes) +
+           (t.strides.empty() ? std::string() : " strides " + sizes(t.strides)) + " " +
+           std::to_string(t.total_bytes) + "B";
+  };
+  std::string s = "case " + std::to_string(index) + ": ";
+  switch (type) {
+    case DML_OPERATOR_GATHER:
+      s += "GATHER axis " + std::to_string(axis) + " k " + std::to_string(index_dimensions);
+      break;
+    case DML_OPERATOR_GATHER_ELEMENTS:
+      s += "GATHER_ELEMENTS axis " + std::to_string(axis);
+      break;
+    case DML_OPERATOR_GATHER_ND:
+    case DML_OPERATOR_GATHER_ND1:
+      s += std::string(type == DML_OPERATOR_GATHER_ND ? "GATHER_ND" : "GATHER_ND1") + " r " +
+           std::to_string(input_dims) + " q " + std::to_string(indices_dims) + " b " +
+           std::to_string(batch_dims);
+      break;
+    case DML_OPERATOR_SLICE:
+      s += "SLICE offsets " + sizes(window_offsets) + " sizes " + sizes(window_sizes) +
+           " strides " + sizes(slice_strides);
+      break;
+    case DML_OPERATOR_SLICE1: {
+      std::string st = "{";
+      for (size_t i = 0; i < window_strides.size(); ++i) {
+        st += (i ? "," : "") + std::to_string(window_strides[i]);
+      }
+      s += "SLICE1 offsets " + sizes(window_offsets) + " sizes " + sizes(window_sizes) +
+           " strides " + st + "}";
+      break;
+    }
+    default:
+      break;
+  }
+  s += "; " + tensor("in", input);
+  if (has_indices) s += "; " + tensor("idx", indices);
+  s += "; " + tensor("out", output);
+  return s;
+}
+
+std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
+  static const DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
+                                           DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
+                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+  static const dmlcpu::Device validator(dmlcpu::DeviceOptions{1, nullptr});
+  Rng rng(seed * 0x100000001B3ull ^ (index + 1) * 0x9E3779B97F4A7C15ull);
+  for (;;) {
+    auto c = std::make_unique<Case>();
+    c->index = index;
+    c->type = kOps[index % 6];
+    c->has_indices = c->type != DML_OPERATOR_SLICE && c->type != DML_OPERATOR_SLICE1;
+    if (!ChooseShapes(rng, c.get())) continue;
+    if (Product(c->output.sizes) > kMaxElems) continue;
+    c->input.data_type = kDataTypes[rng.Range(0, 9)];
+    c->output.data_type = c->input.data_type;
+    ChooseLayout(rng, &c->input, /*allow_broadcast=*/true);
+    ChooseLayout(rng, &c->output, /*allow_broadcast=*/false);
+    if (c->has_indices) {
+      c->indices.data_type = kIndexTypes[rng.Range(0, 3)];
+      ChooseLayout(rng, &c->indices, /*allow_broadcast=*/true);
+    } else {
+      c->indices = TensorSpec();
+    }
+    c->input_bytes = RandomData(rng, c->input);
+    if (c->has_indices) {
+      const bool out_of_range = rng.Chance(20);
+      const uint32_t n = static_cast<uint32_t>(c->input.sizes.size());
+      const Case& cc = *c;
+      if (c->type == DML_OPERATOR_GATHER || c->type == DML_OPERATOR_GATHER_ELEMENTS) {
+        const int64_t d = cc.input.sizes[cc.axis];
+        FillIndices(rng, c.get(), out_of_range, [d](uint64_t) { return d; });
+      } else {
+        const uint32_t t = cc.indices.sizes[n - 1];
+        const uint32_t first = n - cc.input_dims + cc.batch_dims;
+        const std::vector<uint32_t>& in_sizes = cc.input.sizes;
+        FillIndices(rng, c.get(), out_of_range, [&](uint64_t i) {
+          return static_cast<int64_t>(in_sizes[first + i % t]);
+        });
+      }
+    }
+    c->output_init.assign(c->output.total_bytes, kSentinelByte);
+    BuildDesc(c.get());
+    if (!validator.Compile(c->desc).ok()) continue;
+    return c;
+  }
+}
+
+}  // namespace dmlcpu_crosscheck

@@ -1,0 +1,214 @@
+// Linux side of the cross-check: regenerates the cases of a seeded run, executes each on the
+// native CPU backend and on the naive reference, and compares with the DirectML records the
+// Windows runner wrote.
+//
+//   crosscheck_compare SEED COUNT RECORDS_FILE [--raw] [CRASHED_INDEX...]
+// --raw: the records come from DMLCPU_D3D12_RAW_DIRECTML=1 (descriptors passed unchanged).
+//
+// Per case: the CPU backend must equal the reference (dmlcpu's own rule, always). DirectML must
+// have run and written every output element and nothing else (sentinel). In-range cases must be
+// byte-identical to the CPU. Out-of-range cases: DirectML clamps the read address, dmlcpu each
+// coordinate (spec section 12), so only "DirectML ran" is required. Descriptors of the two
+// DirectML bugs of section 12, and cases DirectML crashed on under wine, are reported, not
+// counted as failures of either side; the D3D12 backend avoids the two bugs with equivalent
+// descriptors, so without --raw those cases must be byte-identical too.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+
+#include "d3d12/crosscheck_cases.h"
+#include "d3d12/crosscheck_record.h"
+#include "dmlcpu/dmlcpu.h"
+#include "reference/reference.h"
+
+namespace {
+
+using dmlcpu_crosscheck::Case;
+
+// Every logical output element was written (its first byte is no longer the sentinel, which
+// no input element starts with) and no other byte changed.
+bool WroteExactlyTheOutput(const Case& c, const std::vector<uint8_t>& out, std::string* why) {
+  std::vector<uint8_t> expect_untouched(out.size(), 1);
+  const uint32_t width = dmlcpu_crosscheck::ElementBytes(c.output.data_type);
+  for (uint64_t off : dmlcpu_crosscheck::ElementOffsets(c.output)) {
+    if (out[off] == dmlcpu_crosscheck::kSentinelByte) {
+      *why = "output element at byte " + std::to_string(off) + " was not written";
+      return false;
+    }
+    std::memset(expect_untouched.data() + off, 0, width);
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (expect_untouched[i] && out[i] != c.output_init[i]) {
+      *why = "byte " + std::to_string(i) + " outside the output elements was written";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string FirstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  if (a.size() != b.size()) return "sizes differ";
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) {
+      char text[96];
+      std::snprintf(text, sizeof(text), "first difference at byte %zu: 0x%02X vs 0x%02X", i,
+                    a[i], b[i]);
+      return text;
+    }
+  }
+  return "identical";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s SEED COUNT RECORDS_FILE [CRASHED_INDEX...]\n", argv[0]);
+    return 2;
+  }
+  const uint64_t seed = std::strtoull(argv[1], nullptr, 0);
+  const uint64_t count = std::strtoull(argv[2], nullptr, 0);
+  std::set<uint64_t> crashed;
+  bool raw = false;
+  for (int i = 4; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--raw") == 0) {
+      raw = true;
+    } else {
+      crashed.insert(std::strtoull(argv[i], nullptr, 0));
+    }
+  }
+
+  std::map<uint64_t, dmlcpu_crosscheck::Record> records;
+  if (std::FILE* f = std::fopen(argv[3], "rb")) {
+    dmlcpu_crosscheck::Record r;
+    while (dmlcpu_crosscheck::ReadRecord(f, &r)) records[r.index] = r;
+    std::fclose(f);
+  } else {
+    std::fprintf(stderr, "crosscheck_compare: cannot open %s\n", argv[3]);
+    return 1;
+  }
+
+  const dmlcpu::Device cpu(dmlcpu::DeviceOptions{0, nullptr});
+  uint64_t identical = 0, out_of_range = 0, known_bug = 0, known_bug_differ = 0, crash = 0;
+  uint64_t failures = 0;
+  std::map<std::string, uint64_t> per_op;
+  auto fail = [&](const Case& c, const std::string& what) {
+    ++failures;
+    if (failures <= 40) std::printf("FAIL %s\n     %s\n", c.Describe().c_str(), what.c_str());
+  };
+  for (uint64_t i = 0; i < count; ++i) {
+    std::unique_ptr<Case> c = dmlcpu_crosscheck::GenerateCase(seed, i);
+    // CPU backend.
+    std::vector<uint8_t> cpu_out = c->output_init;
+    auto op = cpu.Compile(c->desc);
+    if (!op.ok()) {
+      fail(*c, "CPU Compile: " + op.status().message());
+      continue;
+    }
+    dmlcpu::Binding inputs[2] = {{c->input_bytes.data(), c->input.total_bytes},
+                                 {c->indices_bytes.data(), c->indices.total_bytes}};
+    dmlcpu::OutputBinding output = {cpu_out.data(), c->output.total_bytes};
+    dmlcpu::Status s = op->Execute(inputs, c->has_indices ? 2 : 1, &output, 1);
+    if (!s.ok()) {
+      fail(*c, "CPU Execute: " + s.message());
+      continue;
+    }
+    // Reference (dmlcpu's documented rule).
+    std::vector<uint8_t> ref_out = c->output_init;
+    const void* pointers[2] = {c->input_bytes.data(), c->indices_bytes.data()};
+    const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(
+        c->desc, pointers, c->has_indices ? 2 : 1, ref_out.data());
+    if (!ref.ok) {
+      fail(*c, "reference rejected the case: " + ref.error);
+      continue;
+    }
+    if (cpu_out != ref_out) {
+      fail(*c, "CPU backend differs from the reference: " + FirstDifference(cpu_out, ref_out));
+      continue;
+    }
+    // DirectML.
+    if (crashed.count(i)) {
+      ++crash;
+      std::printf("CRASH (DirectML under wine, reported) %s\n", c->Describe().c_str());
+      continue;
+    }
+    auto it = records.find(i);
+    if (it == records.end()) {
+      fail(*c, "no DirectML record for this case");
+      continue;
+    }
+    const dmlcpu_crosscheck::Record& rec = it->second;
+    if (rec.code != 0) {
+      fail(*c, "DirectML side failed: " + rec.message);
+      continue;
+    }
+    if (rec.output.size() != cpu_out.size()) {
+      fail(*c, "DirectML output has the wrong size");
+      continue;
+    }
+    const bool same = rec.output == cpu_out;
+    const bool bug_class = !c->known_directml_bug.empty();
+    if (bug_class && raw && !same) {
+      // Unmodified descriptors (--raw): DirectML's own bug, reported, not a failure.
+      ++known_bug_differ;
+      std::printf("KNOWN DIRECTML BUG (%s; raw DirectML differs) %s\n",
+                  c->known_directml_bug.c_str(), c->Describe().c_str());
+      continue;
+    }
+    std::string why;
+    if (!WroteExactlyTheOutput(*c, rec.output, &why)) {
+      fail(*c, "DirectML " + why);
+      continue;
+    }
+    if (ref.index_out_of_range) {
+      ++out_of_range;
+      continue;
+    }
+    if (bug_class) {
+      // The D3D12 backend rewrites these descriptors into equivalent ones DirectML gets right,
+      // so they must agree too; they are listed to show the bug class was exercised.
+      ++known_bug;
+      std::printf("KNOWN DIRECTML BUG CLASS (%s; outputs %s) %s\n",
+                  c->known_directml_bug.c_str(), same ? "agree" : "differ",
+                  c->Describe().c_str());
+      if (!same) fail(*c, "DirectML bug not avoided: " + FirstDifference(rec.output, cpu_out));
+      continue;
+    }
+    if (!same) {
+      fail(*c, "in-range case: DirectML differs from the CPU backend: " +
+                   FirstDifference(rec.output, cpu_out));
+      continue;
+    }
+    ++identical;
+    ++per_op[c->Describe().substr(c->Describe().find(": ") + 2,
+                                  c->Describe().find(' ', c->Describe().find(": ") + 2) -
+                                      c->Describe().find(": ") - 2)];
+  }
+  std::printf("\ncross-check (seed %llu): %llu cases\n", static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(count));
+  std::printf("  in range, byte-identical to DirectML: %llu (",
+              static_cast<unsigned long long>(identical));
+  bool first = true;
+  for (const auto& kv : per_op) {
+    std::printf("%s%s %llu", first ? "" : ", ", kv.first.c_str(),
+                static_cast<unsigned long long>(kv.second));
+    first = false;
+  }
+  std::printf(")\n");
+  std::printf("  out-of-range indices (DirectML ran; CPU follows dmlcpu's rule): %llu\n",
+              static_cast<unsigned long long>(out_of_range));
+  std::printf("  in range, in a DirectML bug class of spec section 12 (the D3D12 backend's "
+              "equivalent descriptor; byte-identical): %llu\n",
+              static_cast<unsigned long long>(known_bug));
+  if (raw) {
+    std::printf("  DirectML bug of spec section 12 reproduced (--raw; reported): %llu\n",
+                static_cast<unsigned long long>(known_bug_differ));
+  }
+  std::printf("  DirectML crashes under wine (reported): %llu\n",
+              static_cast<unsigned long long>(crash));
+  std::printf("  failures: %llu\n", static_cast<unsigned long long>(failures));
+  return failures == 0 ? 0 : 1;
+}
