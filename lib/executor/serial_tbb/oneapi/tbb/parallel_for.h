@@ -9,6 +9,11 @@ void parallel_for(const Range& range, const Body& body) {
   body(range);
 }
 
+template <typename Range, typename Body, typename Partitioner>
+void parallel_for(const Range& range, const Body& body, const Partitioner&) {
+  body(range);
+}
+
 }  // namespace tbb
 
 #endif  // DMLCPU_EXECUTOR_SERIAL_TBB_PARALLEL_FOR_H_
