@@ -124,15 +124,16 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   const int64_t block = static_cast<int64_t>(block_bytes);
   // Large blocks come from random rows: start the next block's first lines on their way while
   // the current one is copied (the hardware prefetcher only ramps up inside a block).
-  const bool prefetch = block_bytes >= 1024;
+  const bool prefetch = block_bytes >= 256;
   const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
+  const size_t ahead = block_bytes < 1024 ? 2 : 1;  // blocks to look ahead
   // Repeated sources need no special case: the block just copied is in L1 for the next copy.
   const bool merge = merge_runs && dst_stride_bytes == block;
   for (size_t i = 0; i < count;) {
     const int64_t first = offsets_bytes[i];
-    if (prefetch && i + 1 < count) {
+    if (prefetch && i + ahead < count) {
       for (size_t off = 0; off < prefetch_bytes; off += 64) {
-        __builtin_prefetch(s + offsets_bytes[i + 1] + off);
+        __builtin_prefetch(s + offsets_bytes[i + ahead] + off);
       }
     }
     uint8_t* to = d + static_cast<int64_t>(i) * dst_stride_bytes;
