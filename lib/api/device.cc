@@ -30,18 +30,22 @@ const char* InputFieldName(uint32_t i) { return i == 0 ? "InputTensor" : "Indice
 
 Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* field,
                     const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
-  if (data == nullptr) return InvalidArgument("%s: %s[%u].data (%s) is null", op, kind, i, field);
+  if (data == nullptr)
+    return InvalidArgument("%s: %s[%u].data (%s) is null, expected a non-null pointer", op, kind, i,
+                           field);
   if (size_bytes < tensor.total_bytes) {
-    return InvalidArgument("%s: %s[%u].size_bytes is %llu, expected >= %llu "
-                           "(%s.TotalTensorSizeInBytes)", op, kind, i,
-                           static_cast<unsigned long long>(size_bytes),
-                           static_cast<unsigned long long>(tensor.total_bytes), field);
+    return InvalidArgument(
+        "%s: %s[%u].size_bytes is %llu, expected >= %llu "
+        "(%s.TotalTensorSizeInBytes)",
+        op, kind, i, static_cast<unsigned long long>(size_bytes),
+        static_cast<unsigned long long>(tensor.total_bytes), field);
   }
   const auto address = reinterpret_cast<uintptr_t>(data);
   if (tensor.alignment_bytes != 0 && address % tensor.alignment_bytes != 0) {
-    return InvalidArgument("%s: %s[%u].data (%s) is %p, expected a multiple of %u "
-                           "(%s.GuaranteedBaseOffsetAlignment)", op, kind, i, field, data,
-                           tensor.alignment_bytes, field);
+    return InvalidArgument(
+        "%s: %s[%u].data (%s) is %p, expected a multiple of %u "
+        "(%s.GuaranteedBaseOffsetAlignment)",
+        op, kind, i, field, data, tensor.alignment_bytes, field);
   }
   return Status::Ok();
 }
@@ -66,10 +70,26 @@ std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t fl
   *coords_text += "}";
   const uint8_t* p = indices + offset_bytes;
   switch (plan.index_type) {
-    case kernels::IndexType::kInt32: { int32_t v; std::memcpy(&v, p, 4); return std::to_string(v); }
-    case kernels::IndexType::kUint32: { uint32_t v; std::memcpy(&v, p, 4); return std::to_string(v); }
-    case kernels::IndexType::kInt64: { int64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
-    case kernels::IndexType::kUint64: { uint64_t v; std::memcpy(&v, p, 8); return std::to_string(v); }
+    case kernels::IndexType::kInt32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return std::to_string(v);
+    }
+    case kernels::IndexType::kUint32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return std::to_string(v);
+    }
+    case kernels::IndexType::kInt64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return std::to_string(v);
+    }
+    case kernels::IndexType::kUint64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return std::to_string(v);
+    }
   }
   return "?";
 }
@@ -85,8 +105,9 @@ void SelectBackend(const DeviceOptions& options, DeviceState* state) {
   if (context.ok()) {
     state->backend = Backend::kD3D12;
     state->d3d12 = std::move(context).value();
-    state->backend_reason = (automatic ? "kAuto: DirectML.dll and a D3D12 adapter are present ("
-                                       : "requested (") + adapter + ")";
+    state->backend_reason =
+        (automatic ? "kAuto: DirectML.dll and a D3D12 adapter are present (" : "requested (") +
+        adapter + ")";
     return;
   }
   if (automatic) {
@@ -95,8 +116,8 @@ void SelectBackend(const DeviceOptions& options, DeviceState* state) {
     return;
   }
   state->backend = Backend::kD3D12;
-  state->backend_error = Status(StatusCode::kUnsupported,
-                                "D3D12 backend unavailable: " + context.status().message());
+  state->backend_error =
+      Status(StatusCode::kUnsupported, "D3D12 backend unavailable: " + context.status().message());
   state->backend_reason = state->backend_error.message();
 #else
   if (options.backend == Backend::kAuto) {
@@ -117,9 +138,12 @@ void SelectBackend(const DeviceOptions& options, DeviceState* state) {
 
 const char* BackendName(Backend backend) {
   switch (backend) {
-    case Backend::kCpu: return "cpu";
-    case Backend::kD3D12: return "d3d12";
-    case Backend::kAuto: return "auto";
+    case Backend::kCpu:
+      return "cpu";
+    case Backend::kD3D12:
+      return "d3d12";
+    case Backend::kAuto:
+      return "auto";
   }
   return "?";
 }
@@ -155,8 +179,8 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
   if (!state_) return Status(StatusCode::kInvalidArgument, "Device is moved-from");
   try {
     auto plan = std::make_shared<internal::Plan>();
-    Status s = internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict,
-                                     plan.get());
+    Status s =
+        internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict, plan.get());
     if (!s.ok()) return s;
     CompiledOperator op;
     if (state_->backend == Backend::kD3D12) {
@@ -184,9 +208,7 @@ DML_OPERATOR_TYPE CompiledOperator::type() const {
 }
 size_t CompiledOperator::input_count() const { return plan_ ? plan_->input_count : 0; }
 size_t CompiledOperator::output_count() const { return plan_ ? 1 : 0; }
-Backend CompiledOperator::backend() const {
-  return backend_op_ ? Backend::kD3D12 : Backend::kCpu;
-}
+Backend CompiledOperator::backend() const { return backend_op_ ? Backend::kD3D12 : Backend::kCpu; }
 
 Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input_count,
                                        const NativeBinding* outputs, size_t output_count) const {
@@ -204,8 +226,10 @@ Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input
   if (output_count != 1) {
     return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
   }
-  if (inputs == nullptr) return InvalidArgument("%s: inputs is null", op);
-  if (outputs == nullptr) return InvalidArgument("%s: outputs is null", op);
+  if (inputs == nullptr)
+    return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
+  if (outputs == nullptr)
+    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
   const internal::TensorInfo* tensors[3] = {&g.input, &g.indices, &g.output};
   const NativeBinding* bindings[3] = {&inputs[0], input_count > 1 ? &inputs[1] : nullptr,
                                       &outputs[0]};
@@ -213,13 +237,14 @@ Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input
     if (bindings[i] == nullptr) continue;
     const char* field = i == 2 ? "OutputTensor" : internal::InputFieldName(i);
     if (bindings[i]->resource == nullptr) {
-      return InvalidArgument("%s: %s resource is null", op, field);
+      return InvalidArgument("%s: %s resource is null, expected a non-null pointer", op, field);
     }
     if (bindings[i]->size_bytes < tensors[i]->total_bytes) {
-      return InvalidArgument("%s: %s size_bytes is %llu, expected >= %llu "
-                             "(%s.TotalTensorSizeInBytes)", op, field,
-                             static_cast<unsigned long long>(bindings[i]->size_bytes),
-                             static_cast<unsigned long long>(tensors[i]->total_bytes), field);
+      return InvalidArgument(
+          "%s: %s size_bytes is %llu, expected >= %llu "
+          "(%s.TotalTensorSizeInBytes)",
+          op, field, static_cast<unsigned long long>(bindings[i]->size_bytes),
+          static_cast<unsigned long long>(tensors[i]->total_bytes), field);
     }
     if (bindings[i]->offset_bytes % 16 != 0) {
       return InvalidArgument("%s: %s offset_bytes is %llu, expected a multiple of 16", op, field,
@@ -252,8 +277,10 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
   if (output_count != 1) {
     return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
   }
-  if (inputs == nullptr) return InvalidArgument("%s: inputs is null", op);
-  if (outputs == nullptr) return InvalidArgument("%s: outputs is null", op);
+  if (inputs == nullptr)
+    return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
+  if (outputs == nullptr)
+    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
   const internal::TensorInfo* input_tensors[2] = {&g.input, &g.indices};
   for (uint32_t i = 0; i < plan.input_count; ++i) {
     Status s = internal::CheckBinding(op, "inputs", i, internal::InputFieldName(i), inputs[i].data,
@@ -264,17 +291,21 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                                     outputs[0].size_bytes, g.output);
   if (!s.ok()) return s;
   const auto out_begin = reinterpret_cast<uintptr_t>(outputs[0].data);
-  const uintptr_t out_end = out_begin + g.output.total_bytes;
+  // Range ends saturate: a TotalTensorSizeInBytes near 2^64 must not wrap past the address space.
+  const auto range_end = [](uintptr_t begin, uint64_t bytes) {
+    return bytes > UINTPTR_MAX - begin ? UINTPTR_MAX : begin + static_cast<uintptr_t>(bytes);
+  };
+  const uintptr_t out_end = range_end(out_begin, g.output.total_bytes);
   for (uint32_t i = 0; i < plan.input_count; ++i) {
     const auto in_begin = reinterpret_cast<uintptr_t>(inputs[i].data);
-    const uintptr_t in_end = in_begin + input_tensors[i]->total_bytes;
+    const uintptr_t in_end = range_end(in_begin, input_tensors[i]->total_bytes);
     if (in_begin < out_end && out_begin < in_end) {
-      return InvalidArgument("%s: outputs[0] (OutputTensor, %llu bytes at %p) overlaps inputs[%u] "
-                             "(%s, %llu bytes at %p), expected disjoint ranges", op,
-                             static_cast<unsigned long long>(g.output.total_bytes),
-                             outputs[0].data, i, internal::InputFieldName(i),
-                             static_cast<unsigned long long>(input_tensors[i]->total_bytes),
-                             inputs[i].data);
+      return InvalidArgument(
+          "%s: outputs[0] (OutputTensor, %llu bytes at %p) overlaps inputs[%u] "
+          "(%s, %llu bytes at %p), expected disjoint ranges",
+          op, static_cast<unsigned long long>(g.output.total_bytes), outputs[0].data, i,
+          internal::InputFieldName(i),
+          static_cast<unsigned long long>(input_tensors[i]->total_bytes), inputs[i].data);
     }
   }
 
@@ -286,18 +317,18 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
     internal::BadIndex bad;
     if (!internal::ScanIndices(plan, args.indices, &bad)) {
       std::string coords;
-      const std::string value = internal::IndexValueText(plan, args.indices, bad.flat_position,
-                                                         &coords);
+      const std::string value =
+          internal::IndexValueText(plan, args.indices, bad.flat_position, &coords);
       const internal::IndexComponent& comp = plan.components[bad.component];
       const bool is_signed = plan.index_type == kernels::IndexType::kInt32 ||
                              plan.index_type == kernels::IndexType::kInt64;
       const long long d = static_cast<long long>(comp.dim_size);
-      return Status(StatusCode::kOutOfRange,
-                    StrFormat("%s: IndicesTensor element %llu (coordinates %s) is %s, "
-                                        "expected in [%lld, %lld] (InputTensor.Sizes[%u])",
-                                        op, static_cast<unsigned long long>(bad.flat_position),
-                                        coords.c_str(), value.c_str(), is_signed ? -d : 0LL, d - 1,
-                                        comp.input_dim));
+      return Status(
+          StatusCode::kOutOfRange,
+          StrFormat("%s: IndicesTensor element %llu (coordinates %s) is %s, "
+                    "expected in [%lld, %lld] (InputTensor.Sizes[%u])",
+                    op, static_cast<unsigned long long>(bad.flat_position), coords.c_str(),
+                    value.c_str(), is_signed ? -d : 0LL, d - 1, comp.input_dim));
     }
   }
   if (backend_op_) return ExecuteOnBackend(args);

@@ -53,7 +53,8 @@ bool ElementSpan(uint32_t rank, const uint32_t* sizes, const uint32_t* strides,
   for (uint32_t i = 0; i < rank; ++i) {
     if (sizes[i] == 0) continue;
     uint64_t term;
-    if (!CheckedMul(static_cast<uint64_t>(sizes[i] - 1), static_cast<uint64_t>(strides[i]), &term) ||
+    if (!CheckedMul(static_cast<uint64_t>(sizes[i] - 1), static_cast<uint64_t>(strides[i]),
+                    &term) ||
         !CheckedAdd(last, term, &last)) {
       return false;
     }
@@ -74,20 +75,34 @@ const char* DataTypeName(DML_TENSOR_DATA_TYPE type) {
   uint32_t value;
   std::memcpy(&value, &type, sizeof(value));
   switch (value) {
-    case DML_TENSOR_DATA_TYPE_UNKNOWN: return "UNKNOWN";
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
-    case DML_TENSOR_DATA_TYPE_UINT32: return "UINT32";
-    case DML_TENSOR_DATA_TYPE_UINT16: return "UINT16";
-    case DML_TENSOR_DATA_TYPE_UINT8: return "UINT8";
-    case DML_TENSOR_DATA_TYPE_INT32: return "INT32";
-    case DML_TENSOR_DATA_TYPE_INT16: return "INT16";
-    case DML_TENSOR_DATA_TYPE_INT8: return "INT8";
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return "FLOAT64";
-    case DML_TENSOR_DATA_TYPE_UINT64: return "UINT64";
-    case DML_TENSOR_DATA_TYPE_INT64: return "INT64";
-    case DML_TENSOR_DATA_TYPE_UINT4: return "UINT4";
-    case DML_TENSOR_DATA_TYPE_INT4: return "INT4";
+    case DML_TENSOR_DATA_TYPE_UNKNOWN:
+      return "UNKNOWN";
+    case DML_TENSOR_DATA_TYPE_FLOAT32:
+      return "FLOAT32";
+    case DML_TENSOR_DATA_TYPE_FLOAT16:
+      return "FLOAT16";
+    case DML_TENSOR_DATA_TYPE_UINT32:
+      return "UINT32";
+    case DML_TENSOR_DATA_TYPE_UINT16:
+      return "UINT16";
+    case DML_TENSOR_DATA_TYPE_UINT8:
+      return "UINT8";
+    case DML_TENSOR_DATA_TYPE_INT32:
+      return "INT32";
+    case DML_TENSOR_DATA_TYPE_INT16:
+      return "INT16";
+    case DML_TENSOR_DATA_TYPE_INT8:
+      return "INT8";
+    case DML_TENSOR_DATA_TYPE_FLOAT64:
+      return "FLOAT64";
+    case DML_TENSOR_DATA_TYPE_UINT64:
+      return "UINT64";
+    case DML_TENSOR_DATA_TYPE_INT64:
+      return "INT64";
+    case DML_TENSOR_DATA_TYPE_UINT4:
+      return "UINT4";
+    case DML_TENSOR_DATA_TYPE_INT4:
+      return "INT4";
   }
   return "not a DML_TENSOR_DATA_TYPE";
 }
@@ -107,7 +122,8 @@ uint64_t CalcTensorBytes(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_
 
 Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc, bool is_output,
                   TensorInfo* info) {
-  if (desc == nullptr) return InvalidArgument("%s: %s is null", op, field);
+  if (desc == nullptr)
+    return InvalidArgument("%s: %s is null, expected a non-null pointer", op, field);
   // Enum fields may hold any 32-bit value written from C: read them as integers.
   uint32_t tensor_type;
   std::memcpy(&tensor_type, &desc->Type, sizeof(tensor_type));
@@ -115,7 +131,8 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
     return InvalidArgument("%s: %s.Type is %u, expected 1 (DML_TENSOR_TYPE_BUFFER)", op, field,
                            tensor_type);
   }
-  if (desc->Desc == nullptr) return InvalidArgument("%s: %s.Desc is null", op, field);
+  if (desc->Desc == nullptr)
+    return InvalidArgument("%s: %s.Desc is null, expected a non-null pointer", op, field);
   const auto& buffer = *static_cast<const DML_BUFFER_TENSOR_DESC*>(desc->Desc);
 
   uint32_t type_value;
@@ -140,17 +157,22 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
   }
   if (flags & DML_TENSOR_FLAG_OWNED_BY_DML) {
     if (is_output) {
-      return InvalidArgument("%s: %s.Flags is 0x1 (OWNED_BY_DML), expected 0: outputs cannot be "
-                             "owned by DML", op, field);
+      return InvalidArgument(
+          "%s: %s.Flags is 0x1 (OWNED_BY_DML), expected 0: outputs cannot be "
+          "owned by DML",
+          op, field);
     }
-    return Unsupported("%s: %s.Flags is 0x1 (OWNED_BY_DML), expected 0: dmlcpu has no initializer "
-                       "step that would bind owned tensors", op, field);
+    return Unsupported(
+        "%s: %s.Flags is 0x1 (OWNED_BY_DML), expected 0: dmlcpu has no initializer "
+        "step that would bind owned tensors",
+        op, field);
   }
   const uint32_t rank = buffer.DimensionCount;
   if (rank < 1 || rank > kMaxRank) {
     return InvalidArgument("%s: %s.DimensionCount is %u, expected in [1, 8]", op, field, rank);
   }
-  if (buffer.Sizes == nullptr) return InvalidArgument("%s: %s.Sizes is null", op, field);
+  if (buffer.Sizes == nullptr)
+    return InvalidArgument("%s: %s.Sizes is null, expected a non-null pointer", op, field);
   for (uint32_t i = 0; i < rank; ++i) {
     if (buffer.Sizes[i] == 0) {
       return InvalidArgument("%s: %s.Sizes[%u] is 0, expected >= 1", op, field, i);
@@ -158,9 +180,11 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
   }
   uint64_t span_elems;
   if (!ElementSpan(rank, buffer.Sizes, buffer.Strides, &span_elems)) {
-    return InvalidArgument("%s: %s.Sizes %s with Strides %s overflow 64-bit element offsets", op,
-                           field, FormatList(buffer.Sizes, rank).c_str(),
-                           buffer.Strides ? FormatList(buffer.Strides, rank).c_str() : "null");
+    return InvalidArgument(
+        "%s: %s.Sizes %s with Strides %s overflow 64-bit element offsets, expected a span below "
+        "2^64 elements",
+        op, field, FormatList(buffer.Sizes, rank).c_str(),
+        buffer.Strides ? FormatList(buffer.Strides, rank).c_str() : "null");
   }
   if (span_elems > kMaxSpanElems) {
     return InvalidArgument("%s: %s spans %llu elements (Sizes %s), expected <= 4294967295", op,
@@ -179,7 +203,8 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
   if (alignment != 0 && ((alignment & (alignment - 1)) != 0 || alignment < elem_bytes)) {
     return InvalidArgument(
         "%s: %s.GuaranteedBaseOffsetAlignment is %u, expected 0 or a power of two >= %u (the "
-        "element size)", op, field, alignment, elem_bytes);
+        "element size)",
+        op, field, alignment, elem_bytes);
   }
 
   info->data_type = type;
@@ -204,14 +229,16 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
     for (uint32_t i = 0; i < rank; ++i) {
       if (info->sizes[i] == 1) continue;
       if (info->strides_elems[i] == 0) {
-        return InvalidArgument("%s: %s.Strides[%u] is 0 with Sizes[%u] %u, expected non-zero: an "
-                               "output cannot broadcast", op, field, i, i, info->sizes[i]);
+        return InvalidArgument(
+            "%s: %s.Strides[%u] is 0 with Sizes[%u] %u, expected non-zero: an "
+            "output cannot broadcast",
+            op, field, i, i, info->sizes[i]);
       }
       order[count++] = i;
     }
     for (uint32_t k = 1; k < count; ++k) {  // insertion sort by stride (count <= 8)
-      for (uint32_t m = k; m > 0 && info->strides_elems[order[m]] < info->strides_elems[order[m - 1]];
-           --m) {
+      for (uint32_t m = k;
+           m > 0 && info->strides_elems[order[m]] < info->strides_elems[order[m - 1]]; --m) {
         const uint32_t tmp = order[m];
         order[m] = order[m - 1];
         order[m - 1] = tmp;
@@ -224,8 +251,8 @@ Status ReadTensor(const char* op, const char* field, const DML_TENSOR_DESC* desc
         return InvalidArgument(
             "%s: %s.Strides[%u] is %llu, expected > %llu: dmlcpu accepts an output layout only "
             "when each stride exceeds the extent of the smaller ones, which proves that no two "
-            "elements share memory (Strides %s)", op, field, d,
-            static_cast<unsigned long long>(info->strides_elems[d]),
+            "elements share memory (Strides %s)",
+            op, field, d, static_cast<unsigned long long>(info->strides_elems[d]),
             static_cast<unsigned long long>(extent), FormatList(buffer.Strides, rank).c_str());
       }
       extent += (info->sizes[d] - 1) * info->strides_elems[d];

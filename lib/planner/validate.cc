@@ -22,24 +22,34 @@ Status CheckSameRank(const char* op, const char* field, const TensorInfo& t,
 
 Status CheckSameType(const char* op, const TensorInfo& output, const TensorInfo& input) {
   if (output.data_type != input.data_type) {
-    return InvalidArgument("%s: OutputTensor.DataType is %u (%s), expected %u (%s, the "
-                           "InputTensor.DataType)", op, static_cast<unsigned>(output.data_type),
-                           DataTypeName(output.data_type), static_cast<unsigned>(input.data_type),
-                           DataTypeName(input.data_type));
+    return InvalidArgument(
+        "%s: OutputTensor.DataType is %u (%s), expected %u (%s, the "
+        "InputTensor.DataType)",
+        op, static_cast<unsigned>(output.data_type), DataTypeName(output.data_type),
+        static_cast<unsigned>(input.data_type), DataTypeName(input.data_type));
   }
   return Status::Ok();
 }
 
 Status CheckIndexType(const char* op, const TensorInfo& indices, kernels::IndexType* type) {
   switch (indices.data_type) {
-    case DML_TENSOR_DATA_TYPE_INT32: *type = kernels::IndexType::kInt32; return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_UINT32: *type = kernels::IndexType::kUint32; return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_INT64: *type = kernels::IndexType::kInt64; return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_UINT64: *type = kernels::IndexType::kUint64; return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_INT32:
+      *type = kernels::IndexType::kInt32;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_UINT32:
+      *type = kernels::IndexType::kUint32;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_INT64:
+      *type = kernels::IndexType::kInt64;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_UINT64:
+      *type = kernels::IndexType::kUint64;
+      return Status::Ok();
     default:
-      return InvalidArgument("%s: IndicesTensor.DataType is %u (%s), expected INT32, INT64, "
-                             "UINT32 or UINT64", op, static_cast<unsigned>(indices.data_type),
-                             DataTypeName(indices.data_type));
+      return InvalidArgument(
+          "%s: IndicesTensor.DataType is %u (%s), expected INT32, INT64, "
+          "UINT32 or UINT64",
+          op, static_cast<unsigned>(indices.data_type), DataTypeName(indices.data_type));
   }
 }
 
@@ -54,9 +64,11 @@ Status CheckOutputSizes(const char* op, const TensorInfo& output, const Expected
     if (output.sizes[i] != expected[i].size) {
       uint32_t sizes[kMaxRank];
       for (uint32_t j = 0; j < output.rank; ++j) sizes[j] = expected[j].size;
-      return InvalidArgument("%s: OutputTensor.Sizes[%u] is %u, expected %u (%s); expected "
-                             "OutputTensor.Sizes %s", op, i, output.sizes[i], expected[i].size,
-                             expected[i].source.c_str(), FormatList(sizes, output.rank).c_str());
+      return InvalidArgument(
+          "%s: OutputTensor.Sizes[%u] is %u, expected %u (%s); expected "
+          "OutputTensor.Sizes %s",
+          op, i, output.sizes[i], expected[i].size, expected[i].source.c_str(),
+          FormatList(sizes, output.rank).c_str());
     }
   }
   return Status::Ok();
@@ -99,14 +111,17 @@ Status ValidateGather(const DML_GATHER_OPERATOR_DESC& d, OpGeometry* g) {
                            n);
   }
   if (k > n) {
-    return InvalidArgument("%s: IndexDimensions is %u, expected <= %u (IndicesTensor."
-                           "DimensionCount)", op, k, n);
+    return InvalidArgument(
+        "%s: IndexDimensions is %u, expected <= %u (IndicesTensor."
+        "DimensionCount)",
+        op, k, n);
   }
   for (uint32_t i = 0; i + k < n; ++i) {
     if (g->indices.sizes[i] != 1) {
-      return InvalidArgument("%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last "
-                             "IndexDimensions (%u) dimensions hold indices", op, i,
-                             g->indices.sizes[i], k);
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last "
+          "IndexDimensions (%u) dimensions hold indices",
+          op, i, g->indices.sizes[i], k);
     }
   }
   // full = In[0, axis) ++ Idx[n-k, n) ++ In[axis+1, n), right-aligned to n.
@@ -123,9 +138,10 @@ Status ValidateGather(const DML_GATHER_OPERATOR_DESC& d, OpGeometry* g) {
   if (len >= n) {
     for (uint32_t j = 0; j < len - n; ++j) {
       if (full[j].size != 1) {
-        return InvalidArgument("%s: %s is %u, expected 1: with Axis %u and IndexDimensions %u the "
-                               "output (DimensionCount %u) has no room for this dimension", op,
-                               full[j].source.c_str(), full[j].size, axis, k, n);
+        return InvalidArgument(
+            "%s: %s is %u, expected 1: with Axis %u and IndexDimensions %u the "
+            "output (DimensionCount %u) has no room for this dimension",
+            op, full[j].source.c_str(), full[j].size, axis, k, n);
       }
     }
     for (uint32_t j = 0; j < n; ++j) expected[j] = full[len - n + j];
@@ -146,14 +162,15 @@ Status ValidateGatherElements(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, OpGeom
   if (!s.ok()) return s;
   const uint32_t n = g->input.rank;
   if (d.Axis >= n) {
-    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op,
-                           d.Axis, n);
+    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op, d.Axis,
+                           n);
   }
   for (uint32_t i = 0; i < n; ++i) {
     if (i != d.Axis && g->indices.sizes[i] != g->input.sizes[i]) {
-      return InvalidArgument("%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes"
-                             "[%u]; only the Axis dimension may differ)", op, i,
-                             g->indices.sizes[i], g->input.sizes[i], i);
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes"
+          "[%u]; only the Axis dimension may differ)",
+          op, i, g->indices.sizes[i], g->input.sizes[i], i);
     }
   }
   ExpectedDim expected[kMaxRank];
@@ -172,50 +189,61 @@ Status ValidateGatherNd(const DML_TENSOR_DESC* input, const DML_TENSOR_DESC* ind
   if (!s.ok()) return s;
   const uint32_t n = g->input.rank;
   if (r < 1 || r > n) {
-    return InvalidArgument("%s: InputDimensionCount is %u, expected in [1, %u] (InputTensor."
-                           "DimensionCount)", op, r, n);
+    return InvalidArgument(
+        "%s: InputDimensionCount is %u, expected in [1, %u] (InputTensor."
+        "DimensionCount)",
+        op, r, n);
   }
   if (q < 1 || q > n) {
-    return InvalidArgument("%s: IndicesDimensionCount is %u, expected in [1, %u] (IndicesTensor."
-                           "DimensionCount)", op, q, n);
+    return InvalidArgument(
+        "%s: IndicesDimensionCount is %u, expected in [1, %u] (IndicesTensor."
+        "DimensionCount)",
+        op, q, n);
   }
   if (b >= r || b >= q) {
-    return InvalidArgument("%s: BatchDimensionCount is %u, expected < %u (the smaller of "
-                           "InputDimensionCount %u and IndicesDimensionCount %u)", op, b,
-                           r < q ? r : q, r, q);
+    return InvalidArgument(
+        "%s: BatchDimensionCount is %u, expected < %u (the smaller of "
+        "InputDimensionCount %u and IndicesDimensionCount %u)",
+        op, b, r < q ? r : q, r, q);
   }
   for (uint32_t i = 0; i + r < n; ++i) {
     if (g->input.sizes[i] != 1) {
-      return InvalidArgument("%s: InputTensor.Sizes[%u] is %u, expected 1: only the last "
-                             "InputDimensionCount (%u) dimensions are real", op, i,
-                             g->input.sizes[i], r);
+      return InvalidArgument(
+          "%s: InputTensor.Sizes[%u] is %u, expected 1: only the last "
+          "InputDimensionCount (%u) dimensions are real",
+          op, i, g->input.sizes[i], r);
     }
   }
   for (uint32_t i = 0; i + q < n; ++i) {
     if (g->indices.sizes[i] != 1) {
-      return InvalidArgument("%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last "
-                             "IndicesDimensionCount (%u) dimensions are real", op, i,
-                             g->indices.sizes[i], q);
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last "
+          "IndicesDimensionCount (%u) dimensions are real",
+          op, i, g->indices.sizes[i], q);
     }
   }
   const uint32_t t = g->indices.sizes[n - 1];
   if (t > r - b) {
-    return InvalidArgument("%s: IndicesTensor.Sizes[%u] (the index tuple size) is %u, expected in "
-                           "[1, %u] (InputDimensionCount - BatchDimensionCount)", op, n - 1, t,
-                           r - b);
+    return InvalidArgument(
+        "%s: IndicesTensor.Sizes[%u] (the index tuple size) is %u, expected in "
+        "[1, %u] (InputDimensionCount - BatchDimensionCount)",
+        op, n - 1, t, r - b);
   }
   for (uint32_t i = 0; i < b; ++i) {
     if (g->indices.sizes[n - q + i] != g->input.sizes[n - r + i]) {
-      return InvalidArgument("%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes"
-                             "[%u], batch dimension %u)", op, n - q + i,
-                             g->indices.sizes[n - q + i], g->input.sizes[n - r + i], n - r + i, i);
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes"
+          "[%u], batch dimension %u)",
+          op, n - q + i, g->indices.sizes[n - q + i], g->input.sizes[n - r + i], n - r + i, i);
     }
   }
   const uint32_t m = (q - 1) + (r - b - t);
   if (m > n) {
-    return InvalidArgument("%s: the output needs %u dimensions ((IndicesDimensionCount - 1) + "
-                           "(InputDimensionCount - BatchDimensionCount - tuple size %u)), expected "
-                           "<= %u (OutputTensor.DimensionCount)", op, m, t, n);
+    return InvalidArgument(
+        "%s: the output needs %u dimensions ((IndicesDimensionCount - 1) + "
+        "(InputDimensionCount - BatchDimensionCount - tuple size %u)), expected "
+        "<= %u (OutputTensor.DimensionCount)",
+        op, m, t, n);
   }
   ExpectedDim expected[kMaxRank];
   uint32_t j = 0;
@@ -243,9 +271,12 @@ Status ValidateSlice(const DML_SLICE_OPERATOR_DESC& d, OpGeometry* g) {
     return InvalidArgument("%s: DimensionCount is %u, expected %u (InputTensor.DimensionCount)", op,
                            d.DimensionCount, n);
   }
-  if (d.Offsets == nullptr) return InvalidArgument("%s: Offsets is null", op);
-  if (d.Sizes == nullptr) return InvalidArgument("%s: Sizes is null", op);
-  if (d.Strides == nullptr) return InvalidArgument("%s: Strides is null", op);
+  if (d.Offsets == nullptr)
+    return InvalidArgument("%s: Offsets is null, expected a non-null pointer", op);
+  if (d.Sizes == nullptr)
+    return InvalidArgument("%s: Sizes is null, expected a non-null pointer", op);
+  if (d.Strides == nullptr)
+    return InvalidArgument("%s: Strides is null, expected a non-null pointer", op);
   for (uint32_t i = 0; i < n; ++i) {
     if (d.Sizes[i] == 0) return InvalidArgument("%s: Sizes[%u] is 0, expected >= 1", op, i);
     if (d.Strides[i] == 0) {
@@ -259,10 +290,11 @@ Status ValidateSlice(const DML_SLICE_OPERATOR_DESC& d, OpGeometry* g) {
     const uint64_t last = static_cast<uint64_t>(d.Offsets[i]) +
                           static_cast<uint64_t>(d.Strides[i]) * (d.Sizes[i] - 1);
     if (last >= g->input.sizes[i]) {
-      return InvalidArgument("%s: Offsets[%u] + Strides[%u] * (Sizes[%u] - 1) is %llu (%u + %u * "
-                             "%u), expected < %u (InputTensor.Sizes[%u])", op, i, i, i,
-                             static_cast<unsigned long long>(last), d.Offsets[i], d.Strides[i],
-                             d.Sizes[i] - 1, g->input.sizes[i], i);
+      return InvalidArgument(
+          "%s: Offsets[%u] + Strides[%u] * (Sizes[%u] - 1) is %llu (%u + %u * "
+          "%u), expected < %u (InputTensor.Sizes[%u])",
+          op, i, i, i, static_cast<unsigned long long>(last), d.Offsets[i], d.Strides[i],
+          d.Sizes[i] - 1, g->input.sizes[i], i);
     }
     g->slice_start[i] = d.Offsets[i];
     g->slice_step[i] = d.Strides[i];
@@ -279,19 +311,23 @@ Status ValidateSlice1(const DML_SLICE1_OPERATOR_DESC& d, OpGeometry* g) {
     return InvalidArgument("%s: DimensionCount is %u, expected %u (InputTensor.DimensionCount)", op,
                            d.DimensionCount, n);
   }
-  if (d.InputWindowOffsets == nullptr) return InvalidArgument("%s: InputWindowOffsets is null", op);
-  if (d.InputWindowSizes == nullptr) return InvalidArgument("%s: InputWindowSizes is null", op);
-  if (d.InputWindowStrides == nullptr) return InvalidArgument("%s: InputWindowStrides is null", op);
+  if (d.InputWindowOffsets == nullptr)
+    return InvalidArgument("%s: InputWindowOffsets is null, expected a non-null pointer", op);
+  if (d.InputWindowSizes == nullptr)
+    return InvalidArgument("%s: InputWindowSizes is null, expected a non-null pointer", op);
+  if (d.InputWindowStrides == nullptr)
+    return InvalidArgument("%s: InputWindowStrides is null, expected a non-null pointer", op);
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t offset = d.InputWindowOffsets[i], size = d.InputWindowSizes[i];
     const int64_t stride = d.InputWindowStrides[i];
     if (size == 0) return InvalidArgument("%s: InputWindowSizes[%u] is 0, expected >= 1", op, i);
     if (offset + size > g->input.sizes[i]) {
-      return InvalidArgument("%s: InputWindowOffsets[%u] + InputWindowSizes[%u] is %llu (%llu + "
-                             "%llu), expected <= %u (InputTensor.Sizes[%u])", op, i, i,
-                             static_cast<unsigned long long>(offset + size),
-                             static_cast<unsigned long long>(offset),
-                             static_cast<unsigned long long>(size), g->input.sizes[i], i);
+      return InvalidArgument(
+          "%s: InputWindowOffsets[%u] + InputWindowSizes[%u] is %llu (%llu + "
+          "%llu), expected <= %u (InputTensor.Sizes[%u])",
+          op, i, i, static_cast<unsigned long long>(offset + size),
+          static_cast<unsigned long long>(offset), static_cast<unsigned long long>(size),
+          g->input.sizes[i], i);
     }
     if (stride == 0) {
       return InvalidArgument("%s: InputWindowStrides[%u] is 0, expected non-zero", op, i);
@@ -299,15 +335,15 @@ Status ValidateSlice1(const DML_SLICE1_OPERATOR_DESC& d, OpGeometry* g) {
     const uint64_t step = static_cast<uint64_t>(std::llabs(stride));
     const uint64_t max_count = 1 + (size - 1) / step;
     if (g->output.sizes[i] > max_count) {
-      return InvalidArgument("%s: OutputTensor.Sizes[%u] is %u, expected in [1, %llu] (1 + "
-                             "(InputWindowSizes[%u] - 1) / |InputWindowStrides[%u]| = 1 + %llu / "
-                             "%llu)", op, i, g->output.sizes[i],
-                             static_cast<unsigned long long>(max_count), i, i,
-                             static_cast<unsigned long long>(size - 1),
-                             static_cast<unsigned long long>(step));
+      return InvalidArgument(
+          "%s: OutputTensor.Sizes[%u] is %u, expected in [1, %llu] (1 + "
+          "(InputWindowSizes[%u] - 1) / |InputWindowStrides[%u]| = 1 + %llu / "
+          "%llu)",
+          op, i, g->output.sizes[i], static_cast<unsigned long long>(max_count), i, i,
+          static_cast<unsigned long long>(size - 1), static_cast<unsigned long long>(step));
     }
-    g->slice_start[i] = static_cast<int64_t>(offset) + (stride < 0 ? static_cast<int64_t>(size) - 1
-                                                                    : 0);
+    g->slice_start[i] =
+        static_cast<int64_t>(offset) + (stride < 0 ? static_cast<int64_t>(size) - 1 : 0);
     g->slice_step[i] = stride;
   }
   return Status::Ok();
@@ -315,50 +351,184 @@ Status ValidateSlice1(const DML_SLICE1_OPERATOR_DESC& d, OpGeometry* g) {
 
 // Every DML_OPERATOR_TYPE value's name (header 0x6400), indexed by value.
 constexpr const char* kOperatorNames[] = {
-    "INVALID", "ELEMENT_WISE_IDENTITY", "ELEMENT_WISE_ABS", "ELEMENT_WISE_ACOS", "ELEMENT_WISE_ADD",
-    "ELEMENT_WISE_ASIN", "ELEMENT_WISE_ATAN", "ELEMENT_WISE_CEIL", "ELEMENT_WISE_CLIP",
-    "ELEMENT_WISE_COS", "ELEMENT_WISE_DIVIDE", "ELEMENT_WISE_EXP", "ELEMENT_WISE_FLOOR",
-    "ELEMENT_WISE_LOG", "ELEMENT_WISE_LOGICAL_AND", "ELEMENT_WISE_LOGICAL_EQUALS",
-    "ELEMENT_WISE_LOGICAL_GREATER_THAN", "ELEMENT_WISE_LOGICAL_LESS_THAN",
-    "ELEMENT_WISE_LOGICAL_NOT", "ELEMENT_WISE_LOGICAL_OR", "ELEMENT_WISE_LOGICAL_XOR",
-    "ELEMENT_WISE_MAX", "ELEMENT_WISE_MEAN", "ELEMENT_WISE_MIN", "ELEMENT_WISE_MULTIPLY",
-    "ELEMENT_WISE_POW", "ELEMENT_WISE_CONSTANT_POW", "ELEMENT_WISE_RECIP", "ELEMENT_WISE_SIN",
-    "ELEMENT_WISE_SQRT", "ELEMENT_WISE_SUBTRACT", "ELEMENT_WISE_TAN", "ELEMENT_WISE_THRESHOLD",
-    "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "ACTIVATION_ELU",
-    "ACTIVATION_HARDMAX", "ACTIVATION_HARD_SIGMOID", "ACTIVATION_IDENTITY", "ACTIVATION_LEAKY_RELU",
-    "ACTIVATION_LINEAR", "ACTIVATION_LOG_SOFTMAX", "ACTIVATION_PARAMETERIZED_RELU",
-    "ACTIVATION_PARAMETRIC_SOFTPLUS", "ACTIVATION_RELU", "ACTIVATION_SCALED_ELU",
-    "ACTIVATION_SCALED_TANH", "ACTIVATION_SIGMOID", "ACTIVATION_SOFTMAX", "ACTIVATION_SOFTPLUS",
-    "ACTIVATION_SOFTSIGN", "ACTIVATION_TANH", "ACTIVATION_THRESHOLDED_RELU", "CONVOLUTION", "GEMM",
-    "REDUCE", "AVERAGE_POOLING", "LP_POOLING", "MAX_POOLING", "ROI_POOLING", "SLICE", "CAST",
-    "SPLIT", "JOIN", "PADDING", "VALUE_SCALE_2D", "UPSAMPLE_2D", "GATHER", "SPACE_TO_DEPTH",
-    "DEPTH_TO_SPACE", "TILE", "TOP_K", "BATCH_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION",
-    "LOCAL_RESPONSE_NORMALIZATION", "LP_NORMALIZATION", "RNN", "LSTM", "GRU", "ELEMENT_WISE_SIGN",
-    "ELEMENT_WISE_IS_NAN", "ELEMENT_WISE_ERF", "ELEMENT_WISE_SINH", "ELEMENT_WISE_COSH",
-    "ELEMENT_WISE_TANH", "ELEMENT_WISE_ASINH", "ELEMENT_WISE_ACOSH", "ELEMENT_WISE_ATANH",
-    "ELEMENT_WISE_IF", "ELEMENT_WISE_ADD1", "ACTIVATION_SHRINK", "MAX_POOLING1", "MAX_UNPOOLING",
-    "DIAGONAL_MATRIX", "SCATTER_ELEMENTS", "ONE_HOT", "RESAMPLE", "ELEMENT_WISE_BIT_SHIFT_LEFT",
-    "ELEMENT_WISE_BIT_SHIFT_RIGHT", "ELEMENT_WISE_ROUND", "ELEMENT_WISE_IS_INFINITY",
-    "ELEMENT_WISE_MODULUS_TRUNCATE", "ELEMENT_WISE_MODULUS_FLOOR", "FILL_VALUE_CONSTANT",
-    "FILL_VALUE_SEQUENCE", "CUMULATIVE_SUMMATION", "REVERSE_SUBSEQUENCES", "GATHER_ELEMENTS",
-    "GATHER_ND", "SCATTER_ND", "MAX_POOLING2", "SLICE1", "TOP_K1", "DEPTH_TO_SPACE1",
-    "SPACE_TO_DEPTH1", "MEAN_VARIANCE_NORMALIZATION1", "RESAMPLE1", "MATRIX_MULTIPLY_INTEGER",
-    "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "CONVOLUTION_INTEGER", "QUANTIZED_LINEAR_CONVOLUTION",
-    "ELEMENT_WISE_BIT_AND", "ELEMENT_WISE_BIT_OR", "ELEMENT_WISE_BIT_XOR", "ELEMENT_WISE_BIT_NOT",
-    "ELEMENT_WISE_BIT_COUNT", "ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL",
-    "ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL", "ACTIVATION_CELU", "ACTIVATION_RELU_GRAD",
-    "AVERAGE_POOLING_GRAD", "MAX_POOLING_GRAD", "RANDOM_GENERATOR", "NONZERO_COORDINATES",
-    "RESAMPLE_GRAD", "SLICE_GRAD", "ADAM_OPTIMIZER", "ARGMIN", "ARGMAX", "ROI_ALIGN", "GATHER_ND1",
-    "ELEMENT_WISE_ATAN_YX", "ELEMENT_WISE_CLIP_GRAD", "ELEMENT_WISE_DIFFERENCE_SQUARE",
-    "LOCAL_RESPONSE_NORMALIZATION_GRAD", "CUMULATIVE_PRODUCT", "BATCH_NORMALIZATION_GRAD",
-    "ELEMENT_WISE_QUANTIZED_LINEAR_ADD", "DYNAMIC_QUANTIZE_LINEAR", "ROI_ALIGN1", "ROI_ALIGN_GRAD",
-    "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD", "ELEMENT_WISE_CLIP1",
-    "ELEMENT_WISE_CLIP_GRAD1", "PADDING1", "ELEMENT_WISE_NEGATE", "ACTIVATION_GELU",
-    "ACTIVATION_SOFTMAX1", "ACTIVATION_LOG_SOFTMAX1", "ACTIVATION_HARDMAX1", "RESAMPLE2",
-    "RESAMPLE_GRAD1", "DIAGONAL_MATRIX1", "MULTIHEAD_ATTENTION", "LP_POOLING1", "AVERAGE_POOLING1",
-    "ACTIVATION_SWISH", "ACTIVATION_HARD_SWISH", "QUANTIZED_LINEAR_AVERAGE_POOLING",
-    "MATRIX_MULTIPLY_INTEGER_TO_FLOAT", "MEAN_VARIANCE_NORMALIZATION2", "MULTIHEAD_ATTENTION1",
-    "QUANTIZE", "DEQUANTIZE", "RESAMPLE3", "FOLD", "UNFOLD",
+    "INVALID",
+    "ELEMENT_WISE_IDENTITY",
+    "ELEMENT_WISE_ABS",
+    "ELEMENT_WISE_ACOS",
+    "ELEMENT_WISE_ADD",
+    "ELEMENT_WISE_ASIN",
+    "ELEMENT_WISE_ATAN",
+    "ELEMENT_WISE_CEIL",
+    "ELEMENT_WISE_CLIP",
+    "ELEMENT_WISE_COS",
+    "ELEMENT_WISE_DIVIDE",
+    "ELEMENT_WISE_EXP",
+    "ELEMENT_WISE_FLOOR",
+    "ELEMENT_WISE_LOG",
+    "ELEMENT_WISE_LOGICAL_AND",
+    "ELEMENT_WISE_LOGICAL_EQUALS",
+    "ELEMENT_WISE_LOGICAL_GREATER_THAN",
+    "ELEMENT_WISE_LOGICAL_LESS_THAN",
+    "ELEMENT_WISE_LOGICAL_NOT",
+    "ELEMENT_WISE_LOGICAL_OR",
+    "ELEMENT_WISE_LOGICAL_XOR",
+    "ELEMENT_WISE_MAX",
+    "ELEMENT_WISE_MEAN",
+    "ELEMENT_WISE_MIN",
+    "ELEMENT_WISE_MULTIPLY",
+    "ELEMENT_WISE_POW",
+    "ELEMENT_WISE_CONSTANT_POW",
+    "ELEMENT_WISE_RECIP",
+    "ELEMENT_WISE_SIN",
+    "ELEMENT_WISE_SQRT",
+    "ELEMENT_WISE_SUBTRACT",
+    "ELEMENT_WISE_TAN",
+    "ELEMENT_WISE_THRESHOLD",
+    "ELEMENT_WISE_QUANTIZE_LINEAR",
+    "ELEMENT_WISE_DEQUANTIZE_LINEAR",
+    "ACTIVATION_ELU",
+    "ACTIVATION_HARDMAX",
+    "ACTIVATION_HARD_SIGMOID",
+    "ACTIVATION_IDENTITY",
+    "ACTIVATION_LEAKY_RELU",
+    "ACTIVATION_LINEAR",
+    "ACTIVATION_LOG_SOFTMAX",
+    "ACTIVATION_PARAMETERIZED_RELU",
+    "ACTIVATION_PARAMETRIC_SOFTPLUS",
+    "ACTIVATION_RELU",
+    "ACTIVATION_SCALED_ELU",
+    "ACTIVATION_SCALED_TANH",
+    "ACTIVATION_SIGMOID",
+    "ACTIVATION_SOFTMAX",
+    "ACTIVATION_SOFTPLUS",
+    "ACTIVATION_SOFTSIGN",
+    "ACTIVATION_TANH",
+    "ACTIVATION_THRESHOLDED_RELU",
+    "CONVOLUTION",
+    "GEMM",
+    "REDUCE",
+    "AVERAGE_POOLING",
+    "LP_POOLING",
+    "MAX_POOLING",
+    "ROI_POOLING",
+    "SLICE",
+    "CAST",
+    "SPLIT",
+    "JOIN",
+    "PADDING",
+    "VALUE_SCALE_2D",
+    "UPSAMPLE_2D",
+    "GATHER",
+    "SPACE_TO_DEPTH",
+    "DEPTH_TO_SPACE",
+    "TILE",
+    "TOP_K",
+    "BATCH_NORMALIZATION",
+    "MEAN_VARIANCE_NORMALIZATION",
+    "LOCAL_RESPONSE_NORMALIZATION",
+    "LP_NORMALIZATION",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "ELEMENT_WISE_SIGN",
+    "ELEMENT_WISE_IS_NAN",
+    "ELEMENT_WISE_ERF",
+    "ELEMENT_WISE_SINH",
+    "ELEMENT_WISE_COSH",
+    "ELEMENT_WISE_TANH",
+    "ELEMENT_WISE_ASINH",
+    "ELEMENT_WISE_ACOSH",
+    "ELEMENT_WISE_ATANH",
+    "ELEMENT_WISE_IF",
+    "ELEMENT_WISE_ADD1",
+    "ACTIVATION_SHRINK",
+    "MAX_POOLING1",
+    "MAX_UNPOOLING",
+    "DIAGONAL_MATRIX",
+    "SCATTER_ELEMENTS",
+    "ONE_HOT",
+    "RESAMPLE",
+    "ELEMENT_WISE_BIT_SHIFT_LEFT",
+    "ELEMENT_WISE_BIT_SHIFT_RIGHT",
+    "ELEMENT_WISE_ROUND",
+    "ELEMENT_WISE_IS_INFINITY",
+    "ELEMENT_WISE_MODULUS_TRUNCATE",
+    "ELEMENT_WISE_MODULUS_FLOOR",
+    "FILL_VALUE_CONSTANT",
+    "FILL_VALUE_SEQUENCE",
+    "CUMULATIVE_SUMMATION",
+    "REVERSE_SUBSEQUENCES",
+    "GATHER_ELEMENTS",
+    "GATHER_ND",
+    "SCATTER_ND",
+    "MAX_POOLING2",
+    "SLICE1",
+    "TOP_K1",
+    "DEPTH_TO_SPACE1",
+    "SPACE_TO_DEPTH1",
+    "MEAN_VARIANCE_NORMALIZATION1",
+    "RESAMPLE1",
+    "MATRIX_MULTIPLY_INTEGER",
+    "QUANTIZED_LINEAR_MATRIX_MULTIPLY",
+    "CONVOLUTION_INTEGER",
+    "QUANTIZED_LINEAR_CONVOLUTION",
+    "ELEMENT_WISE_BIT_AND",
+    "ELEMENT_WISE_BIT_OR",
+    "ELEMENT_WISE_BIT_XOR",
+    "ELEMENT_WISE_BIT_NOT",
+    "ELEMENT_WISE_BIT_COUNT",
+    "ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL",
+    "ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL",
+    "ACTIVATION_CELU",
+    "ACTIVATION_RELU_GRAD",
+    "AVERAGE_POOLING_GRAD",
+    "MAX_POOLING_GRAD",
+    "RANDOM_GENERATOR",
+    "NONZERO_COORDINATES",
+    "RESAMPLE_GRAD",
+    "SLICE_GRAD",
+    "ADAM_OPTIMIZER",
+    "ARGMIN",
+    "ARGMAX",
+    "ROI_ALIGN",
+    "GATHER_ND1",
+    "ELEMENT_WISE_ATAN_YX",
+    "ELEMENT_WISE_CLIP_GRAD",
+    "ELEMENT_WISE_DIFFERENCE_SQUARE",
+    "LOCAL_RESPONSE_NORMALIZATION_GRAD",
+    "CUMULATIVE_PRODUCT",
+    "BATCH_NORMALIZATION_GRAD",
+    "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
+    "DYNAMIC_QUANTIZE_LINEAR",
+    "ROI_ALIGN1",
+    "ROI_ALIGN_GRAD",
+    "BATCH_NORMALIZATION_TRAINING",
+    "BATCH_NORMALIZATION_TRAINING_GRAD",
+    "ELEMENT_WISE_CLIP1",
+    "ELEMENT_WISE_CLIP_GRAD1",
+    "PADDING1",
+    "ELEMENT_WISE_NEGATE",
+    "ACTIVATION_GELU",
+    "ACTIVATION_SOFTMAX1",
+    "ACTIVATION_LOG_SOFTMAX1",
+    "ACTIVATION_HARDMAX1",
+    "RESAMPLE2",
+    "RESAMPLE_GRAD1",
+    "DIAGONAL_MATRIX1",
+    "MULTIHEAD_ATTENTION",
+    "LP_POOLING1",
+    "AVERAGE_POOLING1",
+    "ACTIVATION_SWISH",
+    "ACTIVATION_HARD_SWISH",
+    "QUANTIZED_LINEAR_AVERAGE_POOLING",
+    "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
+    "MEAN_VARIANCE_NORMALIZATION2",
+    "MULTIHEAD_ATTENTION1",
+    "QUANTIZE",
+    "DEQUANTIZE",
+    "RESAMPLE3",
+    "FOLD",
+    "UNFOLD",
 };
 
 }  // namespace
@@ -367,7 +537,7 @@ namespace {
 
 const char* OperatorNameForValue(uint32_t value) {
   return value < sizeof(kOperatorNames) / sizeof(kOperatorNames[0]) ? kOperatorNames[value]
-                                                                     : "DML_OPERATOR";
+                                                                    : "DML_OPERATOR";
 }
 
 }  // namespace
@@ -398,16 +568,21 @@ Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* g) {
     default: {
       const unsigned value = type_value;
       if (value == 0 || value > static_cast<unsigned>(DML_OPERATOR_UNFOLD)) {
-        return InvalidArgument("DML_OPERATOR_DESC.Type is %u, expected a DML_OPERATOR_TYPE in "
-                               "[1, %u]", value, static_cast<unsigned>(DML_OPERATOR_UNFOLD));
+        return InvalidArgument(
+            "DML_OPERATOR_DESC.Type is %u, expected a DML_OPERATOR_TYPE in "
+            "[1, %u]",
+            value, static_cast<unsigned>(DML_OPERATOR_UNFOLD));
       }
-      return Unsupported("DML_OPERATOR_DESC.Type is %u (%s), expected GATHER (67), GATHER_ELEMENTS "
-                         "(107), GATHER_ND (108), GATHER_ND1 (140), SLICE (60) or SLICE1 (111): "
-                         "dmlcpu does not implement this operator", value, op);
+      return Unsupported(
+          "DML_OPERATOR_DESC.Type is %u (%s), expected GATHER (67), GATHER_ELEMENTS "
+          "(107), GATHER_ND (108), GATHER_ND1 (140), SLICE (60) or SLICE1 (111): "
+          "dmlcpu does not implement this operator",
+          value, op);
     }
   }
   g->type = static_cast<DML_OPERATOR_TYPE>(type_value);  // one of the six: a valid enumerator
-  if (desc.Desc == nullptr) return InvalidArgument("%s: DML_OPERATOR_DESC.Desc is null", op);
+  if (desc.Desc == nullptr)
+    return InvalidArgument("%s: DML_OPERATOR_DESC.Desc is null, expected a non-null pointer", op);
   switch (g->type) {
     case DML_OPERATOR_GATHER:
       return ValidateGather(*static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc), g);
@@ -416,14 +591,13 @@ Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* g) {
           *static_cast<const DML_GATHER_ELEMENTS_OPERATOR_DESC*>(desc.Desc), g);
     case DML_OPERATOR_GATHER_ND: {
       const auto& d = *static_cast<const DML_GATHER_ND_OPERATOR_DESC*>(desc.Desc);
-      return ValidateGatherNd(d.InputTensor, d.IndicesTensor, d.OutputTensor,
-                              d.InputDimensionCount, d.IndicesDimensionCount, 0, g);
+      return ValidateGatherNd(d.InputTensor, d.IndicesTensor, d.OutputTensor, d.InputDimensionCount,
+                              d.IndicesDimensionCount, 0, g);
     }
     case DML_OPERATOR_GATHER_ND1: {
       const auto& d = *static_cast<const DML_GATHER_ND1_OPERATOR_DESC*>(desc.Desc);
-      return ValidateGatherNd(d.InputTensor, d.IndicesTensor, d.OutputTensor,
-                              d.InputDimensionCount, d.IndicesDimensionCount,
-                              d.BatchDimensionCount, g);
+      return ValidateGatherNd(d.InputTensor, d.IndicesTensor, d.OutputTensor, d.InputDimensionCount,
+                              d.IndicesDimensionCount, d.BatchDimensionCount, g);
     }
     case DML_OPERATOR_SLICE:
       return ValidateSlice(*static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc), g);
