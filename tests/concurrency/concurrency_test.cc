@@ -1,0 +1,286 @@
+// Thread-safety and embedding tests (issue 5): one CompiledOperator executed by many threads at
+// once, many devices at once, Execute inside a caller's tbb::task_arena with a concurrency limit
+// and from inside the caller's own parallel_for, and max_threads = 1 starting no threads at all.
+// Run under ThreadSanitizer by the tsan preset (tests/tsan.supp silences the uninstrumented
+// system libtbb only).
+#include <dirent.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_scheduler_observer.h>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/dmlcpu.h"
+#include "gtest/gtest.h"
+#include "reference/reference.h"
+
+namespace {
+
+// GATHER along axis 0 of a FLOAT32 {rows, cols} input with {1, index_count} INT32 indices:
+// output {index_count, cols}. Owns its descriptors and input buffers; computes the expected
+// output with the naive reference.
+class GatherRows {
+ public:
+  GatherRows(uint32_t rows, uint32_t cols, uint32_t index_count, uint64_t seed)
+      : in_sizes_{rows, cols}, idx_sizes_{1, index_count}, out_sizes_{index_count, cols} {
+    std::mt19937_64 rng(seed);
+    input_.resize(uint64_t{rows} * cols);
+    for (float& v : input_) v = static_cast<float>(rng() % 100000);
+    indices_.resize(index_count);
+    for (int32_t& v : indices_) v = static_cast<int32_t>(rng() % rows);
+    Describe(&in_, DML_TENSOR_DATA_TYPE_FLOAT32, in_sizes_);
+    Describe(&idx_, DML_TENSOR_DATA_TYPE_INT32, idx_sizes_);
+    Describe(&out_, DML_TENSOR_DATA_TYPE_FLOAT32, out_sizes_);
+    in_t_ = {DML_TENSOR_TYPE_BUFFER, &in_};
+    idx_t_ = {DML_TENSOR_TYPE_BUFFER, &idx_};
+    out_t_ = {DML_TENSOR_TYPE_BUFFER, &out_};
+    gather_ = {&in_t_, &idx_t_, &out_t_, 0, 1};
+    desc_ = {DML_OPERATOR_GATHER, &gather_};
+    expected_.assign(output_elems(), -1.0f);
+    const void* inputs[2] = {input_.data(), indices_.data()};
+    const dmlcpu_test::ReferenceResult ref =
+        dmlcpu_test::RunReference(desc_, inputs, 2, expected_.data());
+    EXPECT_TRUE(ref.ok) << ref.error;
+  }
+  GatherRows(const GatherRows&) = delete;
+  GatherRows& operator=(const GatherRows&) = delete;
+
+  const DML_OPERATOR_DESC& desc() const { return desc_; }
+  uint64_t output_elems() const { return uint64_t{out_sizes_[0]} * out_sizes_[1]; }
+  const std::vector<float>& expected() const { return expected_; }
+
+  dmlcpu::Status Execute(const dmlcpu::CompiledOperator& op, std::vector<float>* output) const {
+    output->assign(output_elems(), -1.0f);
+    return op.Execute({{input_.data(), input_.size() * sizeof(float)},
+                       {indices_.data(), indices_.size() * sizeof(int32_t)}},
+                      {{output->data(), output->size() * sizeof(float)}});
+  }
+
+ private:
+  static void Describe(DML_BUFFER_TENSOR_DESC* d, DML_TENSOR_DATA_TYPE type,
+                       const uint32_t* sizes) {
+    *d = {};
+    d->DataType = type;
+    d->DimensionCount = 2;
+    d->Sizes = sizes;
+    d->TotalTensorSizeInBytes = dmlcpu_test::MinimumTensorSizeBytes(type, 2, sizes, nullptr);
+  }
+
+  uint32_t in_sizes_[2];
+  uint32_t idx_sizes_[2];
+  uint32_t out_sizes_[2];
+  std::vector<float> input_;
+  std::vector<int32_t> indices_;
+  std::vector<float> expected_;
+  DML_BUFFER_TENSOR_DESC in_{}, idx_{}, out_{};
+  DML_TENSOR_DESC in_t_{}, idx_t_{}, out_t_{};
+  DML_GATHER_OPERATOR_DESC gather_{};
+  DML_OPERATOR_DESC desc_{};
+};
+
+// Counts the threads inside one arena (workers and callers of execute) and the peak.
+class ArenaOccupancy : public tbb::task_scheduler_observer {
+ public:
+  explicit ArenaOccupancy(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) {
+    observe(true);
+  }
+  ~ArenaOccupancy() override { observe(false); }
+  void on_scheduler_entry(bool) override {
+    const int now = ++inside_;
+    int peak = peak_.load();
+    while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+    }
+    ++entries_;
+  }
+  void on_scheduler_exit(bool) override { --inside_; }
+  int peak() const { return peak_.load(); }
+  int entries() const { return entries_.load(); }
+
+ private:
+  std::atomic<int> inside_{0};
+  std::atomic<int> peak_{0};
+  std::atomic<int> entries_{0};
+};
+
+int ThreadCount() {
+  int count = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d)) {
+      if (e->d_name[0] != '.') ++count;
+    }
+    closedir(d);
+  }
+  return count;
+}
+
+TEST(ConcurrencyTest, ManyThreadsExecuteOneCompiledOperator) {
+  const GatherRows gather(256, 128, 512, 1);  // 256 KiB of output: parallel on a default device
+  for (uint32_t max_threads : {0u, 1u, 3u}) {
+    SCOPED_TRACE(max_threads);
+    dmlcpu::Device device(dmlcpu::DeviceOptions{max_threads, nullptr});
+    auto op = device.Compile(gather.desc());
+    ASSERT_TRUE(op.ok()) << op.status().message();
+    const dmlcpu::CompiledOperator shared = *op;
+    constexpr int kThreads = 6;
+    constexpr int kRuns = 3;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        std::vector<float> output;
+        for (int r = 0; r < kRuns; ++r) {
+          if (!gather.Execute(shared, &output).ok() || output != gather.expected()) ++failures;
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(failures.load(), 0);
+  }
+}
+
+TEST(ConcurrencyTest, ManyDevicesCompileAndExecuteAtOnce) {
+  const GatherRows gather(128, 64, 256, 2);
+  constexpr int kThreads = 6;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 2; ++round) {
+        dmlcpu::Device device(dmlcpu::DeviceOptions{static_cast<uint32_t>(t % 3), nullptr});
+        auto op = device.Compile(gather.desc());
+        if (!op.ok()) {
+          ++failures;
+          continue;
+        }
+        std::vector<float> output;
+        for (int r = 0; r < 3; ++r) {
+          if (!gather.Execute(*op, &output).ok() || output != gather.expected()) ++failures;
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+// One device shared by threads that compile and execute concurrently; operators outlive it.
+TEST(ConcurrencyTest, ConcurrentCompileOnOneDeviceAndOperatorsOutliveIt) {
+  const GatherRows gather(128, 64, 256, 3);
+  std::vector<dmlcpu::CompiledOperator> ops(4);
+  {
+    dmlcpu::Device device;
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < ops.size(); ++t) {
+      threads.emplace_back([&, t] {
+        auto op = device.Compile(gather.desc());
+        if (op.ok()) ops[t] = *op;
+      });
+    }
+    for (std::thread& t : threads) t.join();
+  }
+  for (const dmlcpu::CompiledOperator& op : ops) {
+    ASSERT_TRUE(op.valid());
+    std::vector<float> output;
+    ASSERT_TRUE(gather.Execute(op, &output).ok());
+    EXPECT_EQ(output, gather.expected());
+  }
+}
+
+TEST(ConcurrencyTest, CallerArenaLimitsThreads) {
+  const GatherRows gather(256, 128, 512, 4);  // 256 KiB of output
+  constexpr int kLimit = 2;
+  tbb::task_arena arena(kLimit);
+  arena.initialize();
+  ArenaOccupancy occupancy(arena);
+  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  EXPECT_LE(device.max_concurrency(), static_cast<uint32_t>(kLimit));
+  auto op = device.Compile(gather.desc());
+  ASSERT_TRUE(op.ok()) << op.status().message();
+  std::vector<float> output;
+  for (int r = 0; r < 4; ++r) {
+    ASSERT_TRUE(gather.Execute(*op, &output).ok());
+    ASSERT_EQ(output, gather.expected());
+  }
+  // From several caller threads at once: still never more than kLimit threads inside.
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&] {
+      std::vector<float> out;
+      for (int r = 0; r < 2; ++r) {
+        if (!gather.Execute(*op, &out).ok() || out != gather.expected()) ++failures;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_GE(occupancy.entries(), 1) << "Execute never entered the caller's arena";
+  EXPECT_LE(occupancy.peak(), kLimit);
+}
+
+TEST(ConcurrencyTest, ExecuteInsideCallersParallelForDoesNotDeadlock) {
+  const GatherRows gather(128, 128, 256, 5);
+  constexpr int kLimit = 2;
+  tbb::task_arena arena(kLimit);
+  arena.initialize();
+  ArenaOccupancy occupancy(arena);
+  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  auto op = device.Compile(gather.desc());
+  ASSERT_TRUE(op.ok()) << op.status().message();
+  constexpr int kTasks = 12;
+  std::vector<std::vector<float>> outputs(kTasks);
+  std::atomic<int> failures{0};
+  arena.execute([&] {
+    tbb::parallel_for(0, kTasks, [&](int i) {
+      if (!gather.Execute(*op, &outputs[i]).ok()) ++failures;
+    });
+  });
+  EXPECT_EQ(failures.load(), 0);
+  for (const std::vector<float>& output : outputs) EXPECT_EQ(output, gather.expected());
+  EXPECT_LE(occupancy.peak(), kLimit);
+
+  // The same from the caller's implicit arena with a device that owns its pool.
+  dmlcpu::Device own_pool;
+  auto op2 = own_pool.Compile(gather.desc());
+  ASSERT_TRUE(op2.ok());
+  tbb::parallel_for(0, kTasks, [&](int i) {
+    if (!gather.Execute(*op2, &outputs[i]).ok()) ++failures;
+  });
+  EXPECT_EQ(failures.load(), 0);
+  for (const std::vector<float>& output : outputs) EXPECT_EQ(output, gather.expected());
+}
+
+// max_threads = 1 must not touch TBB: in a fresh process (threadsafe death-test style re-runs
+// the binary), many Executes of large operators create no thread at all.
+TEST(ConcurrencyDeathTest, SerialDeviceStartsNoThreads) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        const int before = ThreadCount();
+        {
+          const GatherRows gather(1024, 256, 2048, 6);  // 2 MiB of output
+          dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
+          auto op = device.Compile(gather.desc());
+          if (!op.ok()) std::exit(2);
+          std::vector<float> output;
+          for (int r = 0; r < 4; ++r) {
+            if (!gather.Execute(*op, &output).ok() || output != gather.expected()) std::exit(3);
+          }
+        }
+        const int after = ThreadCount();
+        std::fprintf(stderr, "threads before %d after %d\n", before, after);
+        std::exit(after == before ? 0 : 4);
+      },
+      ::testing::ExitedWithCode(0), "threads before");
+}
+
+}  // namespace

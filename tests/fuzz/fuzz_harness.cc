@@ -1,0 +1,900 @@
+#include "fuzz/fuzz_harness.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/dmlcpu.h"
+#include "reference/reference.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DMLCPU_FUZZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(DMLCPU_FUZZ_ASAN)
+#define DMLCPU_FUZZ_ASAN 1
+#endif
+#if defined(DMLCPU_FUZZ_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace dmlcpu_fuzz {
+namespace {
+
+using dmlcpu_test::DataTypeSizeBytes;
+using dmlcpu_test::MinimumTensorSizeBytes;
+
+// Cases bigger than this compile but are not executed (keeps an execution well under 1 ms).
+constexpr uint64_t kMaxExecuteBytes = uint64_t{1} << 20;
+constexpr uint64_t kMaxOutputElems = uint64_t{1} << 16;
+constexpr uint64_t kMaxAlignment = 4096;
+constexpr uint64_t kGuardBytes = 64;
+// Arrays handed to the library never hold more entries than this, whatever DimensionCount says.
+constexpr uint32_t kMaxArrayElems = 16;
+
+void Poison(const void* p, uint64_t size_bytes) {
+#if defined(DMLCPU_FUZZ_ASAN)
+  ASAN_POISON_MEMORY_REGION(p, size_bytes);
+#else
+  (void)p;
+  (void)size_bytes;
+#endif
+}
+void Unpoison(const void* p, uint64_t size_bytes) {
+#if defined(DMLCPU_FUZZ_ASAN)
+  ASAN_UNPOISON_MEMORY_REGION(p, size_bytes);
+#else
+  (void)p;
+  (void)size_bytes;
+#endif
+}
+
+// Reads the fuzz bytes front to back; an exhausted input reads as zeros.
+class FuzzInput {
+ public:
+  FuzzInput(const uint8_t* data, size_t size_bytes) : data_(data), size_bytes_(size_bytes) {}
+  uint8_t U8() { return pos_ < size_bytes_ ? data_[pos_++] : 0; }
+  uint32_t U32() {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t{U8()} << (8 * i);
+    return v;
+  }
+  uint64_t U64() { return uint64_t{U32()} | (uint64_t{U32()} << 32); }
+
+ private:
+  const uint8_t* data_;
+  size_t size_bytes_;
+  size_t pos_ = 0;
+};
+
+constexpr uint32_t kSpecialU32[] = {0, 1, 2, 3, 65535, 65536, 0x7FFFFFFFu, 0x80000000u,
+                                    0xFFFFFFFFu, 0xFFFFFFFEu, 255, 256, 4096, 0x10001u,
+                                    0x40000000u, 7};
+
+// A dimension size: mostly 1..4, sometimes a special value (0, 2^16, 2^31, 2^32 - 1, ...) or raw.
+uint32_t Dim(FuzzInput& in) {
+  const uint8_t b = in.U8();
+  switch (b & 7) {
+    case 6:
+      return kSpecialU32[(b >> 3) & 15];
+    case 7:
+      return in.U32();
+    default:
+      return 1 + ((b >> 3) & 3);
+  }
+}
+
+// Rank: mostly 1..5, sometimes 0..10.
+uint32_t Rank(FuzzInput& in) {
+  const uint8_t b = in.U8();
+  return (b & 3) != 0 ? 1 + (b >> 2) % 5 : (b >> 2) % 11;
+}
+
+DML_TENSOR_DATA_TYPE DataType(FuzzInput& in) {
+  const uint8_t b = in.U8();
+  if (b < 240) return static_cast<DML_TENSOR_DATA_TYPE>(1 + b % 11);
+  return static_cast<DML_TENSOR_DATA_TYPE>(b - 240);  // 0..15: UNKNOWN, 4-bit, unknown values
+}
+
+DML_TENSOR_DATA_TYPE IndexType(FuzzInput& in) {
+  static constexpr DML_TENSOR_DATA_TYPE kTypes[] = {
+      DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT32,
+      DML_TENSOR_DATA_TYPE_UINT64};
+  const uint8_t b = in.U8();
+  if (b < 248) return kTypes[b & 3];
+  return static_cast<DML_TENSOR_DATA_TYPE>(b - 240);  // mismatched types
+}
+
+// An owning tensor description; Build() points the DML structs into it.
+struct TensorSpec {
+  bool present = true;
+  bool buffer_desc_null = false;
+  bool sizes_null = false;
+  bool has_strides = false;
+  uint32_t type = DML_TENSOR_TYPE_BUFFER;
+  uint32_t flags = DML_TENSOR_FLAG_NONE;
+  DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_FLOAT32;
+  uint32_t dimension_count = 0;
+  std::vector<uint32_t> sizes;    // min(dimension_count, kMaxArrayElems) entries
+  std::vector<uint32_t> strides;  // same, when has_strides
+  uint64_t total_bytes = 0;
+  uint32_t alignment = 0;
+
+  DML_BUFFER_TENSOR_DESC buffer{};
+  DML_TENSOR_DESC tensor{};
+
+  void SetSizes(std::vector<uint32_t> new_sizes) {
+    sizes = std::move(new_sizes);
+    dimension_count = static_cast<uint32_t>(sizes.size());
+    strides.clear();
+    has_strides = false;
+  }
+  void ResizeArrays(FuzzInput& in) {
+    const uint32_t n = std::min(dimension_count, kMaxArrayElems);
+    while (sizes.size() < n) sizes.push_back(Dim(in));
+    sizes.resize(n);
+    if (has_strides) {
+      while (strides.size() < n) strides.push_back(Dim(in));
+      strides.resize(n);
+    }
+  }
+  uint64_t MinimumBytes() const {
+    if (dimension_count != sizes.size()) return 0;
+    return MinimumTensorSizeBytes(data_type, dimension_count, sizes.data(),
+                                  has_strides ? strides.data() : nullptr);
+  }
+  const DML_TENSOR_DESC* Build() {
+    buffer.DataType = data_type;
+    buffer.Flags = static_cast<DML_TENSOR_FLAGS>(flags);
+    buffer.DimensionCount = dimension_count;
+    buffer.Sizes = sizes_null ? nullptr : sizes.data();
+    buffer.Strides = has_strides ? strides.data() : nullptr;
+    buffer.TotalTensorSizeInBytes = total_bytes;
+    buffer.GuaranteedBaseOffsetAlignment = alignment;
+    tensor.Type = static_cast<DML_TENSOR_TYPE>(type);
+    tensor.Desc = buffer_desc_null ? nullptr : &buffer;
+    return present ? &tensor : nullptr;
+  }
+  std::string ToString() const {
+    if (!present) return "null";
+    std::string s = "type=" + std::to_string(type) + (buffer_desc_null ? " desc=null" : "") +
+                    " dt=" + std::to_string(data_type) + " flags=" + std::to_string(flags) +
+                    " dims=" + std::to_string(dimension_count) + " sizes=";
+    s += sizes_null ? "null" : dmlcpu_test::SizesToString(sizes);
+    s += " strides=";
+    s += has_strides ? dmlcpu_test::SizesToString(strides) : "null";
+    s += " total=" + std::to_string(total_bytes) + " align=" + std::to_string(alignment);
+    return s;
+  }
+};
+
+constexpr DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
+                                      DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
+                                      DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+
+bool HasIndices(uint32_t type) {
+  return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
+         type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1;
+}
+
+// One generated operator descriptor. Not copyable: the DML structs point into it.
+struct FuzzCase {
+  FuzzCase() = default;
+  FuzzCase(const FuzzCase&) = delete;
+  FuzzCase& operator=(const FuzzCase&) = delete;
+
+  uint32_t type = DML_OPERATOR_GATHER;  // the generated operator (the struct layout)
+  uint32_t type_value = DML_OPERATOR_GATHER;  // the value stored in DML_OPERATOR_DESC::Type
+  bool op_desc_null = false;
+  TensorSpec input, indices, output;
+  uint32_t attr[3] = {0, 0, 0};  // Axis/IndexDimensions or r/q/b
+  uint32_t slice_dimension_count = 0;
+  bool offsets_null = false, window_sizes_null = false, window_strides_null = false;
+  std::vector<uint32_t> offsets, window_sizes, window_strides;
+  std::vector<int32_t> window_strides_signed;
+
+  // Every operator struct, padded: a Type value is only ever one of the six for the struct it
+  // was generated for, or a value outside them.
+  DML_GATHER_OPERATOR_DESC gather{};
+  DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
+  DML_GATHER_ND_OPERATOR_DESC gather_nd{};
+  DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
+  DML_SLICE_OPERATOR_DESC slice{};
+  DML_SLICE1_OPERATOR_DESC slice1{};
+  DML_OPERATOR_DESC op_desc{};
+
+  void ResizeSliceArrays(FuzzInput& in) {
+    const uint32_t n = std::min(slice_dimension_count, kMaxArrayElems);
+    while (offsets.size() < n) offsets.push_back(in.U8() % 3);
+    while (window_sizes.size() < n) window_sizes.push_back(1 + in.U8() % 4);
+    while (window_strides.size() < n) window_strides.push_back(1 + in.U8() % 3);
+    while (window_strides_signed.size() < n) window_strides_signed.push_back(1 + in.U8() % 3);
+    offsets.resize(n);
+    window_sizes.resize(n);
+    window_strides.resize(n);
+    window_strides_signed.resize(n);
+  }
+
+  const DML_OPERATOR_DESC& Build() {
+    const DML_TENSOR_DESC* in_t = input.Build();
+    const DML_TENSOR_DESC* idx_t = indices.Build();
+    const DML_TENSOR_DESC* out_t = output.Build();
+    const void* desc = nullptr;
+    switch (type) {
+      case DML_OPERATOR_GATHER:
+        gather = {in_t, idx_t, out_t, attr[0], attr[1]};
+        desc = &gather;
+        break;
+      case DML_OPERATOR_GATHER_ELEMENTS:
+        gather_elements = {in_t, idx_t, out_t, attr[0]};
+        desc = &gather_elements;
+        break;
+      case DML_OPERATOR_GATHER_ND:
+        gather_nd = {in_t, idx_t, out_t, attr[0], attr[1]};
+        desc = &gather_nd;
+        break;
+      case DML_OPERATOR_GATHER_ND1:
+        gather_nd1 = {in_t, idx_t, out_t, attr[0], attr[1], attr[2]};
+        desc = &gather_nd1;
+        break;
+      case DML_OPERATOR_SLICE:
+        slice = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                 window_sizes_null ? nullptr : window_sizes.data(),
+                 window_strides_null ? nullptr : window_strides.data()};
+        desc = &slice;
+        break;
+      default:
+        slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                  window_sizes_null ? nullptr : window_sizes.data(),
+                  window_strides_null ? nullptr : window_strides_signed.data()};
+        desc = &slice1;
+        break;
+    }
+    op_desc.Type = static_cast<DML_OPERATOR_TYPE>(type_value);
+    op_desc.Desc = op_desc_null ? nullptr : desc;
+    return op_desc;
+  }
+
+  std::vector<TensorSpec*> Inputs() {
+    if (HasIndices(type)) return {&input, &indices};
+    return {&input};
+  }
+
+  std::string ToString() const {
+    std::string s = "op=" + std::to_string(type) + " type_value=" + std::to_string(type_value) +
+                    (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
+                    "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
+    s += "\n  input:   " + input.ToString();
+    if (HasIndices(type)) s += "\n  indices: " + indices.ToString();
+    s += "\n  output:  " + output.ToString();
+    if (!HasIndices(type)) {
+      s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
+           (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
+           (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
+           " strides=";
+      if (window_strides_null) {
+        s += "null";
+      } else if (type == DML_OPERATOR_SLICE) {
+        s += dmlcpu_test::SizesToString(window_strides);
+      } else {
+        std::vector<uint32_t> as_unsigned(window_strides_signed.begin(),
+                                          window_strides_signed.end());
+        s += dmlcpu_test::SizesToString(as_unsigned) + "(as u32)";
+      }
+    }
+    return s;
+  }
+};
+
+[[noreturn]] void Finding(const FuzzCase& c, const std::string& what) {
+  std::fprintf(stderr, "\n==== dmlcpu fuzz finding: %s\n  %s\n", what.c_str(),
+               c.ToString().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
+  std::vector<uint32_t> v(count);
+  for (uint32_t& d : v) d = Dim(in);
+  return v;
+}
+
+// A shape-consistent descriptor (the output follows the operator's shape rule when the
+// reference can compute it), then, when `hostile`, a few fields overwritten with bad values.
+void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
+  c->type = kOps[in.U8() % 6];
+  c->type_value = c->type;
+  const uint32_t n = Rank(in);
+  const uint32_t n1 = std::max<uint32_t>(n, 1);
+  c->input.data_type = DataType(in);
+  c->output.data_type = c->input.data_type;
+  c->indices.data_type = IndexType(in);
+  std::vector<uint32_t> in_sizes, idx_sizes, out_sizes;
+  switch (c->type) {
+    case DML_OPERATOR_GATHER: {
+      const uint32_t axis = in.U8() % n1;
+      const uint32_t k = 1 + in.U8() % n1;
+      in_sizes = Dims(in, n);
+      idx_sizes = Dims(in, n);
+      for (uint32_t i = 0; i + k < n; ++i) idx_sizes[i] = 1;
+      c->attr[0] = axis;
+      c->attr[1] = k;
+      if (!dmlcpu_test::GatherOutputSizes(in_sizes, idx_sizes, axis, k, &out_sizes)) {
+        out_sizes = in_sizes;
+      }
+      break;
+    }
+    case DML_OPERATOR_GATHER_ELEMENTS: {
+      c->attr[0] = in.U8() % n1;
+      in_sizes = Dims(in, n);
+      idx_sizes = in_sizes;
+      for (uint32_t& d : idx_sizes) {
+        if (in.U8() & 1) d = Dim(in);
+      }
+      out_sizes = idx_sizes;
+      break;
+    }
+    default:
+      if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
+        const uint32_t r = 1 + in.U8() % n1;
+        const uint32_t q = 1 + in.U8() % n1;
+        const uint32_t b =
+            c->type == DML_OPERATOR_GATHER_ND1 ? in.U8() % std::min(r, q) : 0;
+        in_sizes.assign(n, 1);
+        for (uint32_t i = n - std::min(r, n); i < n; ++i) in_sizes[i] = Dim(in);
+        idx_sizes.assign(n, 1);
+        for (uint32_t i = n - std::min(q, n); i < n; ++i) idx_sizes[i] = Dim(in);
+        for (uint32_t j = 0; j < b && n >= r && n >= q; ++j) {
+          idx_sizes[n - q + j] = in_sizes[n - r + j];
+        }
+        if (n >= 1 && r > b) idx_sizes[n - 1] = 1 + in.U8() % (r - b);
+        c->attr[0] = r;
+        c->attr[1] = q;
+        c->attr[2] = b;
+        if (!dmlcpu_test::GatherNdOutputSizes(in_sizes, idx_sizes, r, q, b, &out_sizes)) {
+          out_sizes = in_sizes;
+        }
+      } else {  // SLICE, SLICE1
+        c->slice_dimension_count = n;
+        for (uint32_t i = 0; i < n; ++i) {
+          const uint32_t offset = in.U8() % 3;
+          const uint32_t stride = 1 + in.U8() % 3;
+          const uint8_t extra = in.U8();
+          if (c->type == DML_OPERATOR_SLICE) {
+            const uint32_t out = 1 + in.U8() % 4;
+            c->offsets.push_back(offset);
+            c->window_sizes.push_back(out);
+            c->window_strides.push_back(stride);
+            c->window_strides_signed.push_back(static_cast<int32_t>(stride));
+            in_sizes.push_back(offset + (out - 1) * stride + 1 + (extra & 1));
+            out_sizes.push_back(out);
+          } else {
+            const uint32_t window = 1 + in.U8() % 5;
+            const int32_t signed_stride = (extra & 2) ? -static_cast<int32_t>(stride)
+                                                      : static_cast<int32_t>(stride);
+            c->offsets.push_back(offset);
+            c->window_sizes.push_back(window);
+            c->window_strides.push_back(stride);
+            c->window_strides_signed.push_back(signed_stride);
+            in_sizes.push_back(offset + window + (extra & 1));
+            out_sizes.push_back(1 + (window - 1) / stride);
+          }
+        }
+      }
+      break;
+  }
+  c->input.SetSizes(in_sizes);
+  c->indices.SetSizes(idx_sizes);
+  c->output.SetSizes(out_sizes);
+  // Strides: sometimes padded (row pitch > packed) or broadcast (0).
+  for (TensorSpec* t : {&c->input, &c->indices, &c->output}) {
+    const uint8_t mode = in.U8();
+    if ((mode & 3) == 1 && t->dimension_count > 0) {
+      t->has_strides = true;
+      t->strides = dmlcpu_test::PackedStrides(t->sizes);
+      const uint32_t d = (mode >> 2) % t->dimension_count;
+      if (t != &c->output && (mode & 0x40)) {
+        t->strides[d] = 0;  // broadcast input
+      } else {
+        uint64_t stride = 1;  // a padded packing: each dimension's stride covers the inner ones
+        for (uint32_t j = t->dimension_count; j-- > 0;) {
+          t->strides[j] = static_cast<uint32_t>(std::min<uint64_t>(stride, 0xFFFFFFFFu));
+          stride *= uint64_t{t->sizes[j]} + (j == d ? 1 : 0);
+        }
+      }
+    }
+    t->total_bytes = t->MinimumBytes() + 4 * ((mode >> 7) & 1);
+    const uint8_t align = in.U8();
+    if ((align & 7) == 1) t->alignment = 16;
+    if ((align & 7) == 2) t->alignment = DataTypeSizeBytes(t->data_type);
+  }
+  if (!hostile) return;
+
+  const uint32_t mutations = 1 + in.U8() % 4;
+  for (uint32_t m = 0; m < mutations; ++m) {
+    const uint8_t what = in.U8();
+    TensorSpec* t = (what >> 5) % 3 == 0   ? &c->input
+                    : (what >> 5) % 3 == 1 ? &c->indices
+                                           : &c->output;
+    switch (what % 24) {
+      case 0: {  // a type value outside the six (the six would need another struct)
+        // Any value of the enum's range (0..255); larger values are not representable in a C++
+        // DML_OPERATOR_TYPE (UBSan -fsanitize=enum), so neither a caller nor we can build one.
+        const uint32_t v = in.U8();
+        if (!HasIndices(v) && v != DML_OPERATOR_SLICE && v != DML_OPERATOR_SLICE1) {
+          c->type_value = v;
+        }
+        break;
+      }
+      case 1:
+        c->op_desc_null = true;
+        break;
+      case 2:
+        t->present = false;
+        break;
+      case 3:
+        t->type = DML_TENSOR_TYPE_INVALID;  // the enum's only other value
+        break;
+      case 4:
+        t->buffer_desc_null = true;
+        break;
+      case 5:
+        t->data_type = static_cast<DML_TENSOR_DATA_TYPE>(in.U8() % 16);  // the enum's range
+        break;
+      case 6:
+        t->data_type = DataType(in);
+        break;
+      case 7: {
+        const uint8_t b = in.U8();
+        t->dimension_count = b < 240 ? b % 11 : kSpecialU32[b & 15];
+        t->ResizeArrays(in);
+        break;
+      }
+      case 8:
+      case 9:
+        if (!t->sizes.empty()) t->sizes[in.U8() % t->sizes.size()] = Dim(in);
+        break;
+      case 10:
+        if (!t->sizes.empty()) {
+          t->has_strides = true;
+          t->strides.resize(t->sizes.size(), 1);
+          t->strides[in.U8() % t->sizes.size()] = Dim(in);
+        }
+        break;
+      case 11: {
+        const uint8_t b = in.U8();
+        t->total_bytes = b & 1 ? in.U64()
+                         : b & 2 ? t->total_bytes - 4
+                                 : t->total_bytes + (uint64_t{1} << (b >> 2));
+        break;
+      }
+      case 12:
+        t->alignment = (in.U8() & 1) ? in.U32() : kSpecialU32[in.U8() & 15];
+        break;
+      case 13:
+        c->attr[in.U8() % 3] = in.U8() & 1 ? in.U32() : in.U8() % 12;
+        break;
+      case 14:
+        c->offsets_null = true;
+        break;
+      case 15:
+        c->window_sizes_null = true;
+        break;
+      case 16:
+        c->window_strides_null = true;
+        break;
+      case 17: {
+        const uint8_t b = in.U8();
+        c->slice_dimension_count = b < 240 ? b % 11 : kSpecialU32[b & 15];
+        c->ResizeSliceArrays(in);
+        break;
+      }
+      case 18:
+        t->sizes_null = true;
+        break;
+      case 19:
+        t->flags = DML_TENSOR_FLAG_OWNED_BY_DML;  // the enum's range is 0..1
+        break;
+      case 20:
+        if (!c->window_strides.empty()) {
+          const size_t i = in.U8() % c->window_strides.size();
+          const uint32_t v = in.U8() & 1 ? in.U32() : kSpecialU32[in.U8() & 15];
+          c->window_strides[i] = v;
+          c->window_strides_signed[i] = static_cast<int32_t>(v);
+        }
+        break;
+      case 21:
+        if (!c->offsets.empty()) c->offsets[in.U8() % c->offsets.size()] = Dim(in);
+        break;
+      case 22:
+        if (!c->window_sizes.empty()) c->window_sizes[in.U8() % c->window_sizes.size()] = Dim(in);
+        break;
+      default:  // strides recomputed for mutated sizes, TotalTensorSizeInBytes re-derived
+        t->total_bytes = t->MinimumBytes();
+        break;
+    }
+  }
+}
+
+// A heap region with `guard_bytes` of poisoned guard on each side of `size_bytes` of data; the
+// data starts at a multiple of `alignment` (<= kMaxAlignment).
+class GuardedRegion {
+ public:
+  GuardedRegion(uint64_t size_bytes, uint64_t alignment)
+      : guard_bytes_(std::max<uint64_t>(kGuardBytes, alignment)), size_bytes_(size_bytes) {
+    total_bytes_ = guard_bytes_ * 2 + ((size_bytes + 63) & ~uint64_t{63});
+    base_ = static_cast<uint8_t*>(std::aligned_alloc(kMaxAlignment, RoundUp(total_bytes_)));
+    if (base_ == nullptr) std::abort();
+    for (uint64_t i = 0; i < total_bytes_; ++i) base_[i] = static_cast<uint8_t>(0xA5 ^ (i * 7));
+    PoisonGuards();
+  }
+  ~GuardedRegion() {
+    Unpoison(base_, total_bytes_);
+    std::free(base_);
+  }
+  GuardedRegion(const GuardedRegion&) = delete;
+  GuardedRegion& operator=(const GuardedRegion&) = delete;
+
+  uint8_t* data() { return base_ + guard_bytes_; }
+  uint64_t size_bytes() const { return size_bytes_; }
+  std::vector<uint8_t> Snapshot() {
+    Unpoison(base_, total_bytes_);
+    std::vector<uint8_t> copy(base_, base_ + total_bytes_);
+    PoisonGuards();
+    return copy;
+  }
+
+ private:
+  static uint64_t RoundUp(uint64_t v) { return (v + kMaxAlignment - 1) & ~(kMaxAlignment - 1); }
+  void PoisonGuards() {
+    Poison(base_, guard_bytes_);
+    Poison(data() + size_bytes_, total_bytes_ - guard_bytes_ - size_bytes_);
+  }
+  uint64_t guard_bytes_;
+  uint64_t size_bytes_;
+  uint64_t total_bytes_;
+  uint8_t* base_ = nullptr;
+};
+
+// A value for one index element: in range, negative, edge values, 2^32 aliases, raw.
+uint64_t IndexValue(FuzzInput& in, std::mt19937_64& rng) {
+  const uint8_t b = in.U8();
+  switch (b & 7) {
+    case 5:
+      return static_cast<uint64_t>(-static_cast<int64_t>(1 + (b >> 3) % 6));
+    case 6: {
+      static constexpr uint64_t kEdges[] = {0x7FFFFFFFull, 0x80000000ull, 0xFFFFFFFFull,
+                                            0x100000000ull, 0x100000001ull,
+                                            0x8000000000000000ull, 0xFFFFFFFFFFFFFFFFull,
+                                            0x7FFFFFFFFFFFFFFFull};
+      return kEdges[(b >> 3) & 7];
+    }
+    case 7:
+      return rng();
+    default:
+      return (b >> 3) % 6;
+  }
+}
+
+void FillIndices(FuzzInput& in, std::mt19937_64& rng, DML_TENSOR_DATA_TYPE type, uint8_t* data,
+                 uint64_t size_bytes) {
+  const uint32_t elem = DataTypeSizeBytes(type);
+  if (elem == 0) return;
+  for (uint64_t off = 0; off + elem <= size_bytes; off += elem) {
+    const uint64_t v = IndexValue(in, rng);
+    std::memcpy(data + off, &v, elem);  // little-endian truncation
+  }
+}
+
+void FillRandom(std::mt19937_64& rng, uint8_t* data, uint64_t size_bytes) {
+  for (uint64_t i = 0; i < size_bytes; ++i) data[i] = static_cast<uint8_t>(rng() >> 56);
+}
+
+// Product of the output sizes, saturating at 2^63.
+uint64_t ElementCount(const TensorSpec& t) {
+  uint64_t n = 1;
+  for (uint32_t s : t.sizes) {
+    if (s != 0 && n > (uint64_t{1} << 63) / s) return uint64_t{1} << 63;
+    n *= s;
+  }
+  return n;
+}
+
+bool SmallEnoughToExecute(const FuzzCase& c) {
+  for (const TensorSpec* t : {&c.input, &c.indices, &c.output}) {
+    if (t == &c.indices && !HasIndices(c.type)) continue;
+    if (t->total_bytes > kMaxExecuteBytes || t->alignment > kMaxAlignment) return false;
+  }
+  return ElementCount(c.output) <= kMaxOutputElems;
+}
+
+const dmlcpu::Device& PickDevice(uint8_t b) {
+  static dmlcpu::Device* serial = new dmlcpu::Device(dmlcpu::DeviceOptions{1, nullptr});
+  static dmlcpu::Device* parallel = new dmlcpu::Device(dmlcpu::DeviceOptions{4, nullptr});
+  return (b & 1) ? *parallel : *serial;
+}
+
+// Executes a compiled case on guarded, exactly-sized buffers and compares with the reference.
+void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::IndexPolicy policy,
+                       FuzzInput& in) {
+  std::mt19937_64 rng(in.U64());
+  std::vector<TensorSpec*> input_specs = c.Inputs();
+  std::vector<std::unique_ptr<GuardedRegion>> inputs;
+  std::vector<const void*> input_ptrs;
+  std::vector<dmlcpu::Binding> bindings;
+  for (size_t i = 0; i < input_specs.size(); ++i) {
+    const TensorSpec& t = *input_specs[i];
+    inputs.push_back(std::make_unique<GuardedRegion>(t.total_bytes, t.alignment));
+    if (i == 1) {
+      FillIndices(in, rng, t.data_type, inputs.back()->data(), t.total_bytes);
+    } else {
+      FillRandom(rng, inputs.back()->data(), t.total_bytes);
+    }
+    input_ptrs.push_back(inputs.back()->data());
+    bindings.push_back({inputs.back()->data(), t.total_bytes});
+  }
+  std::vector<std::vector<uint8_t>> input_snapshots;
+  for (auto& r : inputs) input_snapshots.push_back(r->Snapshot());
+
+  GuardedRegion expected(c.output.total_bytes, c.output.alignment);
+  GuardedRegion actual(c.output.total_bytes, c.output.alignment);
+  const std::vector<uint8_t> untouched = actual.Snapshot();
+  const dmlcpu_test::ReferenceResult ref =
+      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), input_ptrs.size(), expected.data());
+  if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
+
+  dmlcpu::OutputBinding out{actual.data(), c.output.total_bytes};
+  const dmlcpu::Status s = op.Execute(bindings.data(), bindings.size(), &out, 1);
+  const char* policy_name = policy == dmlcpu::IndexPolicy::kStrict ? "kStrict" : "kClamp";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->Snapshot() != input_snapshots[i]) {
+      Finding(c, std::string("Execute modified inputs[") + std::to_string(i) + "] (" +
+                     policy_name + ")");
+    }
+  }
+  if (policy == dmlcpu::IndexPolicy::kStrict && ref.index_out_of_range) {
+    if (s.code() != dmlcpu::StatusCode::kOutOfRange) {
+      Finding(c, std::string("kStrict with an out-of-range index: expected kOutOfRange, got ") +
+                     std::to_string(static_cast<int>(s.code())) + " " + s.message());
+    }
+    if (actual.Snapshot() != untouched) Finding(c, "kStrict failure wrote the output");
+    return;
+  }
+  if (!s.ok()) {
+    Finding(c, std::string("Execute failed on valid bindings (") + policy_name + "): " +
+                   s.message());
+  }
+  const std::vector<uint8_t> want = expected.Snapshot();
+  const std::vector<uint8_t> got = actual.Snapshot();
+  if (want != got) {
+    size_t first = 0;
+    while (want[first] == got[first]) ++first;
+    Finding(c, std::string("output differs from the reference (") + policy_name +
+                   ") at region byte " + std::to_string(first));
+  }
+}
+
+}  // namespace
+
+void CompileFuzzOne(const uint8_t* data, size_t size_bytes) {
+  FuzzInput in(data, size_bytes);
+  const uint8_t header = in.U8();
+  FuzzCase c;
+  Generate(in, /*hostile=*/(header & 3) != 0, &c);
+  const DML_OPERATOR_DESC& desc = c.Build();
+  const dmlcpu::Device& device = PickDevice(header >> 2);
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> clamp =
+      device.Compile(desc, {dmlcpu::IndexPolicy::kClamp});
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> strict =
+      device.Compile(desc, {dmlcpu::IndexPolicy::kStrict});
+  if (clamp.ok() != strict.ok()) Finding(c, "Compile result depends on the index policy");
+  if (!clamp.ok()) {
+    const dmlcpu::Status& s = clamp.status();
+    if (s.message().empty()) Finding(c, "Compile failed with an empty message");
+    if (s.code() != dmlcpu::StatusCode::kInvalidArgument &&
+        s.code() != dmlcpu::StatusCode::kUnsupported) {
+      Finding(c, "Compile failed with an unexpected code: " + s.message());
+    }
+    return;
+  }
+  if (clamp->type() != c.type) Finding(c, "CompiledOperator::type() differs");
+  if (clamp->input_count() != c.Inputs().size()) Finding(c, "input_count() differs");
+  (void)clamp->Describe();
+  if (!SmallEnoughToExecute(c)) return;
+  ExecuteAndCompare(c, *clamp, dmlcpu::IndexPolicy::kClamp, in);
+  ExecuteAndCompare(c, *strict, dmlcpu::IndexPolicy::kStrict, in);
+}
+
+namespace {
+
+// One binding as the execute fuzzer hands it over.
+struct HostileBinding {
+  uint8_t pointer_mode = 0;  // 0 own, 1 null, 2 misaligned, 3 aliasing another binding
+  uint32_t misalign_bytes = 0;
+  uint32_t alias_target = 0;
+  int64_t alias_delta_bytes = 0;
+  uint64_t claimed_bytes = 0;  // Binding::size_bytes
+  uint64_t real_bytes = 0;     // bytes actually addressable (unpoisoned) from the pointer
+  uint64_t offset_bytes = 0;   // position in the arena
+  uint8_t* data = nullptr;
+};
+
+}  // namespace
+
+void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
+  FuzzInput in(data, size_bytes);
+  const uint8_t header = in.U8();
+  FuzzCase c;
+  Generate(in, /*hostile=*/false, &c);
+  const DML_OPERATOR_DESC& desc = c.Build();
+  const dmlcpu::IndexPolicy policy =
+      (header & 2) ? dmlcpu::IndexPolicy::kStrict : dmlcpu::IndexPolicy::kClamp;
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> op =
+      PickDevice(header >> 2).Compile(desc, {policy});
+  if (!op.ok() || !SmallEnoughToExecute(c)) return;
+
+  // Bindings 0..n_in-1 are the inputs, n_in the output.
+  std::vector<TensorSpec*> specs = c.Inputs();
+  specs.push_back(&c.output);
+  const size_t n_in = specs.size() - 1;
+  std::vector<HostileBinding> b(specs.size());
+  for (size_t i = 0; i < b.size(); ++i) {
+    const uint8_t mode = in.U8();
+    const uint64_t total = specs[i]->total_bytes;
+    switch (mode & 15) {
+      case 12:
+        b[i].pointer_mode = 1;
+        break;
+      case 13:
+        b[i].pointer_mode = 2;
+        b[i].misalign_bytes = 1 + in.U8() % 63;
+        break;
+      case 14:
+      case 15:
+        b[i].pointer_mode = 3;
+        b[i].alias_target = in.U8() % specs.size();
+        b[i].alias_delta_bytes =
+            static_cast<int64_t>(in.U32() % (2 * total + 1)) - static_cast<int64_t>(total);
+        break;
+      default:
+        break;
+    }
+    switch ((mode >> 4) & 15) {
+      case 12:
+        b[i].claimed_bytes = total - std::min<uint64_t>(total, 1 + in.U8() % 16);
+        break;
+      case 13:
+        b[i].claimed_bytes = 0;
+        break;
+      case 14:
+        b[i].claimed_bytes = ~uint64_t{0};
+        break;
+      case 15:
+        b[i].claimed_bytes = total + in.U8();
+        break;
+      default:
+        b[i].claimed_bytes = total;
+        break;
+    }
+    b[i].real_bytes = std::min(b[i].claimed_bytes, total + 64);
+  }
+  // Arena layout: own buffers one after another with poisoned gaps; aliases inside the arena.
+  uint64_t cursor = kMaxAlignment;
+  for (size_t i = 0; i < b.size(); ++i) {
+    b[i].offset_bytes = cursor + (b[i].pointer_mode == 2 ? b[i].misalign_bytes : 0);
+    cursor = (b[i].offset_bytes + b[i].real_bytes + 64 + kMaxAlignment - 1) & ~(kMaxAlignment - 1);
+  }
+  const uint64_t arena_bytes = cursor + kMaxAlignment;
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (b[i].pointer_mode != 3 || b[i].alias_target == i) continue;
+    const HostileBinding& target = b[b[i].alias_target];
+    int64_t off = static_cast<int64_t>(target.offset_bytes) + b[i].alias_delta_bytes;
+    off = std::max<int64_t>(off, 64);
+    off = std::min<int64_t>(off, static_cast<int64_t>(arena_bytes - b[i].real_bytes - 64));
+    b[i].offset_bytes = static_cast<uint64_t>(off);
+  }
+  uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(kMaxAlignment, arena_bytes));
+  if (arena == nullptr) std::abort();
+  std::mt19937_64 rng(in.U64());
+  FillRandom(rng, arena, arena_bytes);
+  Poison(arena, arena_bytes);
+  for (HostileBinding& hb : b) {
+    hb.data = arena + hb.offset_bytes;
+    Unpoison(hb.data, hb.real_bytes);
+  }
+  if (n_in == 2) FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  for (uint64_t i = 0; i < b[n_in].real_bytes; ++i) {
+    b[n_in].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13));
+  }
+  auto arena_snapshot = [&]() {
+    Unpoison(arena, arena_bytes);
+    std::vector<uint8_t> copy(arena, arena + arena_bytes);
+    Poison(arena, arena_bytes);
+    for (const HostileBinding& hb : b) Unpoison(hb.data, hb.real_bytes);
+    return copy;
+  };
+
+  dmlcpu::Binding inputs[4] = {};
+  for (size_t i = 0; i < n_in; ++i) {
+    inputs[i] = {b[i].pointer_mode == 1 ? nullptr : b[i].data, b[i].claimed_bytes};
+  }
+  dmlcpu::OutputBinding outputs[3] = {};
+  outputs[0] = {b[n_in].pointer_mode == 1 ? nullptr : b[n_in].data, b[n_in].claimed_bytes};
+  size_t input_count = n_in;
+  size_t output_count = 1;
+  const uint8_t counts = in.U8();
+  if ((counts & 7) == 6) input_count = (counts >> 3) % 4;
+  if ((counts & 7) == 7) output_count = (counts >> 3) % 3;
+  const bool inputs_null = counts == 0xF0;
+  const bool outputs_null = counts == 0xF1;
+
+  // Would the library accept these bindings? (dmlcpu.h: counts, null pointers, sizes against
+  // TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, no output range overlapping an input.)
+  bool clean = input_count == n_in && output_count == 1 && !inputs_null && !outputs_null;
+  for (size_t i = 0; i < b.size(); ++i) {
+    const TensorSpec& t = *specs[i];
+    if (b[i].pointer_mode == 1 || b[i].claimed_bytes < t.total_bytes) clean = false;
+    if (t.alignment != 0 && reinterpret_cast<uintptr_t>(b[i].data) % t.alignment != 0) {
+      clean = false;
+    }
+  }
+  const uintptr_t out_begin = reinterpret_cast<uintptr_t>(b[n_in].data);
+  const uintptr_t out_end = out_begin + c.output.total_bytes;
+  for (size_t i = 0; i < n_in; ++i) {
+    const uintptr_t in_begin = reinterpret_cast<uintptr_t>(b[i].data);
+    if (in_begin < out_end && out_begin < in_begin + specs[i]->total_bytes) clean = false;
+  }
+
+  std::vector<uint8_t> expected_output;
+  bool out_of_range = false;
+  if (clean) {
+    GuardedRegion expected(c.output.total_bytes, c.output.alignment);
+    std::memcpy(expected.data(), b[n_in].data, c.output.total_bytes);
+    const void* ptrs[2] = {b[0].data, n_in == 2 ? b[1].data : nullptr};
+    const dmlcpu_test::ReferenceResult ref =
+        dmlcpu_test::RunReference(c.op_desc, ptrs, n_in, expected.data());
+    if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
+    out_of_range = ref.index_out_of_range;
+    expected_output.assign(expected.data(), expected.data() + c.output.total_bytes);
+  }
+  std::vector<uint8_t> before = arena_snapshot();
+  const dmlcpu::Status s = op->Execute(inputs_null ? nullptr : inputs, input_count,
+                                       outputs_null ? nullptr : outputs, output_count);
+  const std::vector<uint8_t> after = arena_snapshot();
+  Unpoison(arena, arena_bytes);  // poisoning is per address range: clear it before freeing
+  std::free(arena);
+  const std::string where = " (counts " + std::to_string(input_count) + "/" +
+                            std::to_string(output_count) + ", pointer modes " +
+                            std::to_string(b[0].pointer_mode) + "," +
+                            std::to_string(b[1].pointer_mode) +
+                            (n_in == 2 ? "," + std::to_string(b[2].pointer_mode) : "") + ")";
+  if (!clean || (policy == dmlcpu::IndexPolicy::kStrict && out_of_range)) {
+    if (s.ok()) Finding(c, "Execute accepted hostile bindings" + where);
+    if (clean && s.code() != dmlcpu::StatusCode::kOutOfRange) {
+      Finding(c, "kStrict: expected kOutOfRange, got " + s.message());
+    }
+    if (!clean && s.code() != dmlcpu::StatusCode::kInvalidArgument) {
+      Finding(c, "hostile bindings: expected kInvalidArgument, got " + s.message() + where);
+    }
+    if (s.message().empty()) Finding(c, "failed Execute without a message" + where);
+    if (after != before) Finding(c, "a failed Execute wrote memory" + where);
+    return;
+  }
+  if (!s.ok()) Finding(c, "Execute refused valid bindings: " + s.message() + where);
+  const uint64_t off = b[n_in].offset_bytes;
+  if (!std::equal(expected_output.begin(), expected_output.end(), after.begin() + off)) {
+    Finding(c, "output differs from the reference" + where);
+  }
+  // Every byte outside the output tensor's TotalTensorSizeInBytes must be unchanged.
+  std::copy(expected_output.begin(), expected_output.end(), before.begin() + off);
+  if (after != before) Finding(c, "Execute wrote outside the output tensor" + where);
+}
+
+}  // namespace dmlcpu_fuzz
