@@ -145,6 +145,9 @@ void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_byt
   });
 }
 
+// Twice the 32 MiB last-level cache of the development machine.
+constexpr size_t kEvictBytes = size_t{64} << 20;
+
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op, size_t copy_bytes,
                                    uint32_t threads, double min_seconds) {
   // Separate destinations: the NT copy's stores evict its destination from the caches, which
@@ -165,11 +168,17 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op, size_t c
   run_memcpy();
   run_nt();
   RooflineTimes best{1e30, 1e30, 1e30, 1e30, 1e30};
+  // Cold cache: before every timed call of the operator and of both copies, writing a scratch
+  // buffer of twice the last-level cache evicts everything the previous call left behind, so
+  // all three start from DRAM (as the targets were measured), whatever their working set.
+  static AlignedBuffer* const scratch = new AlignedBuffer(kEvictBytes);
+  const auto evict = [] { std::memset(scratch->data(), 0x11, kEvictBytes); };
   // The order rotates every round, so that each of the three follows each other one equally
-  // often (a memcpy leaves up to a cache's worth of dirty lines for its successor to write back).
+  // often.
   auto begin = std::chrono::steady_clock::now();
   for (int round = 0; round < 6 || SecondsSince(begin) < min_seconds; ++round) {
     for (int slot = 0; slot < 3; ++slot) {
+      evict();
       switch ((round + slot) % 3) {
         case 0: best.op_seconds = std::min(best.op_seconds, TimeOnce(run_op)); break;
         case 1: best.memcpy_seconds = std::min(best.memcpy_seconds, TimeOnce(run_memcpy)); break;

@@ -36,9 +36,9 @@ inline constexpr size_t kMinParallelBytes = 256 * 1024;
 
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
 //  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
-//    until `min_seconds` have passed (at least 6 rounds), after one warm-up round. All three see
-//    the same moments of a shared, noisy machine, so their ratio is robust; for working sets
-//    that fit in the last-level cache the rounds also evict each other's data (all alike).
+//    until `min_seconds` have passed (at least 6 rounds), after one warm-up round, each call
+//    started with a cold cache (a 64 MiB scratch write evicts the last-level cache first). All
+//    three see the same moments of a shared, noisy machine, so their ratio is robust.
 //  - repeated: each copy alone, called repeatedly for `min_seconds` / 2 (warm caches where the
 //    buffers fit), as the operator's own timed loop and the peers are measured.
 // The copies get their own source and destinations (64-byte aligned, huge pages requested above

@@ -285,7 +285,8 @@ def main():
         "- `ratio to copy` = time of the faster of memcpy and the non-temporal copy for the "
         "output's bytes / dmlcpu's time, measured in the same binary and run, with the same "
         "thread count, in interleaved rounds (dmlcpu, memcpy, NT copy, repeated; fastest call "
-        "of each), so that all three see the same moments of the shared machine. 1.0 = dmlcpu "
+        "of each), so that all three see the same moments of the shared machine, each call with "
+        "a cold cache (a 64 MiB scratch write evicts the last-level cache first). 1.0 = dmlcpu "
         "produces its output as fast as the best pure copy of the same bytes.",
         "- `vs best peer` = the faster peer's time / dmlcpu's time (>1: dmlcpu is faster).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "
@@ -296,7 +297,7 @@ def main():
         "the peers' best sample -- because the machine is shared and the fastest call is the "
         "least disturbed one. `(mean)` is dmlcpu's mean over the iterations of that repetition "
         "(Google Benchmark's own figure). Where the working set fits in the 32 MiB last-level "
-        "cache, repeated calls run warm while the interleaved rounds evict each other's data, "
+        "cache, repeated calls run warm while the interleaved rounds start cold, "
         "so `ratio` can differ from the GB/s columns' quotient (the rounds' own figures are in "
         "the JSON: `interleaved_*GBps`). Tiny operators: mean ns per call (peers: best batch "
         "mean).",
