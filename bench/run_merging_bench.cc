@@ -42,11 +42,24 @@ void BM_GatherBlocks(benchmark::State& state, bool merging, bool sorted_runs) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * kBlocks * block_bytes * 2));
 }
 
+// The roofline: glibc memcpy of the same output bytes (contiguous, warm like the cases above).
+void BM_MemcpySameBytes(benchmark::State& state) {
+  const size_t bytes = kBlocks * static_cast<size_t>(state.range(0));
+  std::vector<uint8_t> src(bytes, 1), dst(bytes);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), bytes);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes * 2));
+}
+
 void BM_RandomIdsWithRunDetection(benchmark::State& s) { BM_GatherBlocks(s, true, false); }
 void BM_RandomIdsNoMerging(benchmark::State& s) { BM_GatherBlocks(s, false, false); }
 void BM_SortedRunsWithRunDetection(benchmark::State& s) { BM_GatherBlocks(s, true, true); }
 void BM_SortedRunsNoMerging(benchmark::State& s) { BM_GatherBlocks(s, false, true); }
 
+BENCHMARK(BM_MemcpySameBytes)->Arg(16)->Arg(64)->Arg(256)->Arg(2048);
 BENCHMARK(BM_RandomIdsWithRunDetection)->Arg(16)->Arg(64)->Arg(256)->Arg(2048);
 BENCHMARK(BM_RandomIdsNoMerging)->Arg(16)->Arg(64)->Arg(256)->Arg(2048);
 BENCHMARK(BM_SortedRunsWithRunDetection)->Arg(16)->Arg(64)->Arg(256)->Arg(2048);

@@ -50,6 +50,14 @@ Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* fi
   return Status::Ok();
 }
 
+// An index value of type I stored at p, as decimal text.
+template <typename I>
+std::string IndexText(const uint8_t* p) {
+  I v;
+  std::memcpy(&v, p, sizeof(v));
+  return std::to_string(v);
+}
+
 // Value of the index at `flat_position` of the indices tensor, as text.
 std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t flat_position,
                            std::string* coords_text) {
@@ -70,26 +78,10 @@ std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t fl
   *coords_text += "}";
   const uint8_t* p = indices + offset_bytes;
   switch (plan.index_type) {
-    case kernels::IndexType::kInt32: {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      return std::to_string(v);
-    }
-    case kernels::IndexType::kUint32: {
-      uint32_t v;
-      std::memcpy(&v, p, 4);
-      return std::to_string(v);
-    }
-    case kernels::IndexType::kInt64: {
-      int64_t v;
-      std::memcpy(&v, p, 8);
-      return std::to_string(v);
-    }
-    case kernels::IndexType::kUint64: {
-      uint64_t v;
-      std::memcpy(&v, p, 8);
-      return std::to_string(v);
-    }
+    case kernels::IndexType::kInt32: return IndexText<int32_t>(p);
+    case kernels::IndexType::kUint32: return IndexText<uint32_t>(p);
+    case kernels::IndexType::kInt64: return IndexText<int64_t>(p);
+    case kernels::IndexType::kUint64: return IndexText<uint64_t>(p);
   }
   return "?";
 }
