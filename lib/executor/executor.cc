@@ -127,11 +127,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       const uint8_t* idx = args.indices + idx_off;
       for (uint64_t done = 0; done < count;) {
         const uint64_t n = std::min(kChunkItems, count - done);
-        for (uint32_t c = 0; c < plan.component_count; ++c) {
-          const IndexComponent& comp = plan.components[c];
-          plan.resolve(idx + comp.idx_offset_bytes, row.idx_stride_bytes, n, comp.dim_size,
-                       comp.pitch_bytes, offsets_bytes, c > 0);
-        }
+        ResolveChunk(plan, idx, row.idx_stride_bytes, n, offsets_bytes);
         GatherChunk(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n);
         done += n;
         if (done < count) {
@@ -145,22 +141,51 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
   }
 }
 
-// Byte offsets of the first element of row `row_index` (a position over loops[0, count)).
+// Byte offsets of the first element of a row: a position over loops[0, count).
 struct RowOffsets {
   int64_t out_off, in_off, idx_off;
 };
-inline RowOffsets LocateRow(const Plan& plan, uint32_t count, uint64_t row_index) {
-  RowOffsets r = {0, plan.in_base_bytes, 0};
-  for (uint32_t d = count; d-- > 0;) {
-    const Loop& loop = plan.loops[d];
-    const auto size = static_cast<uint64_t>(loop.size);
-    const auto c = static_cast<int64_t>(row_index % size);
-    row_index /= size;
-    r.out_off += c * loop.out_stride_bytes;
-    r.in_off += c * loop.in_stride_bytes;
-    r.idx_off += c * loop.idx_stride_bytes;
+
+// Walks the rows of loops[0, count) in row-major order from a given row.
+class Odometer {
+ public:
+  Odometer(const Plan& plan, uint32_t count, uint64_t row_index)
+      : plan_(plan), count_(count), offsets_{0, plan.in_base_bytes, 0} {
+    for (uint32_t d = count; d-- > 0;) {
+      const Loop& loop = plan.loops[d];
+      const auto size = static_cast<uint64_t>(loop.size);
+      coord_[d] = static_cast<int64_t>(row_index % size);
+      row_index /= size;
+      offsets_.out_off += coord_[d] * loop.out_stride_bytes;
+      offsets_.in_off += coord_[d] * loop.in_stride_bytes;
+      offsets_.idx_off += coord_[d] * loop.idx_stride_bytes;
+    }
   }
-  return r;
+  const RowOffsets& offsets() const { return offsets_; }
+  // Moves to the next row (back to row 0 after the last).
+  void Step() {
+    for (uint32_t d = count_; d-- > 0;) {
+      const Loop& loop = plan_.loops[d];
+      offsets_.out_off += loop.out_stride_bytes;
+      offsets_.in_off += loop.in_stride_bytes;
+      offsets_.idx_off += loop.idx_stride_bytes;
+      if (++coord_[d] < loop.size) return;
+      coord_[d] = 0;
+      offsets_.out_off -= loop.size * loop.out_stride_bytes;
+      offsets_.in_off -= loop.size * loop.in_stride_bytes;
+      offsets_.idx_off -= loop.size * loop.idx_stride_bytes;
+    }
+  }
+
+ private:
+  const Plan& plan_;
+  const uint32_t count_;
+  int64_t coord_[kMaxRank] = {};
+  RowOffsets offsets_;
+};
+
+inline RowOffsets LocateRow(const Plan& plan, uint32_t count, uint64_t row_index) {
+  return Odometer(plan, count, row_index).offsets();
 }
 
 // K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
@@ -216,27 +241,13 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
       ResolveChunk(plan, args.indices + (first + static_cast<int64_t>(k)) * row.idx_stride_bytes,
                    row.idx_stride_bytes, std::min(kChunkItems, n - k), offsets_bytes + k);
     }
-    RowOffsets r = LocateRow(plan, outer_count, begin);
-    int64_t coord[kMaxRank] = {};
-    uint64_t rest = begin;
-    for (uint32_t d = outer_count; d-- > 0;) {
-      coord[d] = static_cast<int64_t>(rest % static_cast<uint64_t>(plan.loops[d].size));
-      rest /= static_cast<uint64_t>(plan.loops[d].size);
-    }
+    Odometer rows(plan, outer_count, begin);
     for (uint64_t unit = begin; unit < end; ++unit) {
-      uint8_t* out = args.output + r.out_off + first * row.out_stride_bytes;
-      const uint8_t* in = args.input + r.in_off + first * row.in_stride_bytes;
-      for (uint32_t d = outer_count; d-- > 0;) {
-        const Loop& loop = plan.loops[d];
-        r.out_off += loop.out_stride_bytes;
-        r.in_off += loop.in_stride_bytes;
-        if (++coord[d] < loop.size) break;
-        coord[d] = 0;
-        r.out_off -= loop.size * loop.out_stride_bytes;
-        r.in_off -= loop.size * loop.in_stride_bytes;
-      }
+      uint8_t* out = args.output + rows.offsets().out_off + first * row.out_stride_bytes;
+      const uint8_t* in = args.input + rows.offsets().in_off + first * row.in_stride_bytes;
+      rows.Step();
       if (plan.row_prefetch_bytes != 0 && unit + 1 < end) {
-        PrefetchSpan(args.input + r.in_off, plan.row_prefetch_bytes);
+        PrefetchSpan(args.input + rows.offsets().in_off, plan.row_prefetch_bytes);
       }
       for (uint64_t k = 0; k < n; k += kChunkItems) {
         const int64_t kk = static_cast<int64_t>(k);
@@ -268,45 +279,25 @@ void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t en
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];
 
-  // Odometer over the outer loops, positioned at the first unit's row.
-  int64_t coord[kMaxRank] = {};
-  int64_t out_off = 0, in_off = plan.in_base_bytes, idx_off = 0;
-  uint64_t rest = begin / p.pieces_per_row;
-  for (uint32_t d = outer_count; d-- > 0;) {
-    const Loop& loop = plan.loops[d];
-    coord[d] = static_cast<int64_t>(rest % static_cast<uint64_t>(loop.size));
-    rest /= static_cast<uint64_t>(loop.size);
-    out_off += coord[d] * loop.out_stride_bytes;
-    in_off += coord[d] * loop.in_stride_bytes;
-    idx_off += coord[d] * loop.idx_stride_bytes;
-  }
+  Odometer rows(plan, outer_count, begin / p.pieces_per_row);
   uint64_t piece = begin % p.pieces_per_row;
 
   for (uint64_t unit = begin; unit < end; ++unit) {
     const uint64_t first = piece * p.piece_items;
     const uint64_t count = std::min(p.piece_items, p.row_items - first);
     const int64_t first_items = static_cast<int64_t>(first);
+    const RowOffsets& r = rows.offsets();
     if (plan.row_prefetch_bytes != 0 && outer_count > 0 && unit + 1 < end) {
       // The next row (unless the odometer wraps): its random reads start on their way now.
-      PrefetchSpan(args.input + in_off + plan.loops[outer_count - 1].in_stride_bytes,
+      PrefetchSpan(args.input + r.in_off + plan.loops[outer_count - 1].in_stride_bytes,
                    plan.row_prefetch_bytes);
     }
-    ProcessRow(plan, args, out_off + first_items * row.out_stride_bytes,
-               in_off + first_items * row.in_stride_bytes,
-               idx_off + first_items * row.idx_stride_bytes, count);
+    ProcessRow(plan, args, r.out_off + first_items * row.out_stride_bytes,
+               r.in_off + first_items * row.in_stride_bytes,
+               r.idx_off + first_items * row.idx_stride_bytes, count);
     if (++piece < p.pieces_per_row) continue;
     piece = 0;
-    for (uint32_t d = outer_count; d-- > 0;) {
-      const Loop& loop = plan.loops[d];
-      out_off += loop.out_stride_bytes;
-      in_off += loop.in_stride_bytes;
-      idx_off += loop.idx_stride_bytes;
-      if (++coord[d] < loop.size) break;
-      coord[d] = 0;
-      out_off -= loop.size * loop.out_stride_bytes;
-      in_off -= loop.size * loop.in_stride_bytes;
-      idx_off -= loop.size * loop.idx_stride_bytes;
-    }
+    rows.Step();
   }
 }
 
