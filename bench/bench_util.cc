@@ -202,8 +202,12 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
       const dmlcpu::Status status = op.Execute(b.inputs, b.input_count, &b.output, 1);
       benchmark::DoNotOptimize(status.ok());
     };
+    const std::vector<roofline::Span> op_buffers = {
+        {data->input->data(), data->input->size_bytes()},
+        {data->indices.data(), data->indices.size_bytes()},
+        {data->output.data(), data->output.size_bytes()}};
     it = data->roofline.emplace(threads, roofline::MeasureAgainstCopies(
-                                             run_op, data->copy_bytes, threads)).first;
+                                             run_op, op_buffers, data->copy_bytes, threads)).first;
   }
   const roofline::RooflineTimes& times = it->second;
   const double copy_traffic_bytes = 2.0 * static_cast<double>(data->copy_bytes);

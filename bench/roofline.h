@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace dmlcpu_bench {
 namespace roofline {
@@ -34,11 +35,19 @@ void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_byt
                   uint32_t threads);
 inline constexpr size_t kMinParallelBytes = 256 * 1024;
 
+// A byte range an operator call reads or writes.
+struct Span {
+  const void* data;
+  size_t size_bytes;
+};
+
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
 //  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
 //    until `min_seconds` have passed (at least 6 rounds), after one warm-up round, each call
-//    started with a cold cache (a 64 MiB scratch write evicts the last-level cache first). All
-//    three see the same moments of a shared, noisy machine, so their ratio is robust.
+//    started with a cold cache: every line of the buffers that call touches (`op_buffers` for
+//    the operator; source and destination for a copy) is flushed from all caches first
+//    (clflush), so all three start from DRAM, as the targets were measured. All three see the
+//    same moments of a shared, noisy machine, so their ratio is robust.
 //  - repeated: each copy alone, called repeatedly for `min_seconds` / 2 (warm caches where the
 //    buffers fit), as the operator's own timed loop and the peers are measured.
 // The copies get their own source and destinations (64-byte aligned, huge pages requested above
@@ -53,8 +62,12 @@ struct RooflineTimes {
     return memcpy_seconds < nt_seconds ? memcpy_seconds : nt_seconds;
   }
 };
-RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op, size_t copy_bytes,
+RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
+                                   const std::vector<Span>& op_buffers, size_t copy_bytes,
                                    uint32_t threads, double min_seconds = 0.4);
+
+// Writes back and invalidates every cache line of `span` in all caches (clflush).
+void FlushFromCaches(const Span& span);
 
 }  // namespace roofline
 }  // namespace dmlcpu_bench
