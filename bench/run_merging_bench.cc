@@ -35,7 +35,8 @@ void BM_GatherBlocks(benchmark::State& state, bool merging, bool sorted_runs) {
   for (auto _ : state) {
     dmlcpu::kernels::GatherBlocks(out.data(), static_cast<int64_t>(block_bytes), table.data(),
                                   offsets.data(), kBlocks, block_bytes,
-                                  dmlcpu::kernels::ScalarKernels().copy_bytes, merging);
+                                  dmlcpu::kernels::ScalarKernels().copy_bytes, merging,
+                                  /*prefetch_blocks=*/true);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }

@@ -118,13 +118,13 @@ TransposeTileFn TransposeTileKernel(uint32_t elem_bytes) {
 
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,
-                  CopyBytesFn copy_large, bool merge_runs) {
+                  CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks) {
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   const int64_t block = static_cast<int64_t>(block_bytes);
   // Large blocks come from random rows: start the next block's first lines on their way while
   // the current one is copied (the hardware prefetcher only ramps up inside a block).
-  const bool prefetch = block_bytes >= 256;
+  const bool prefetch = prefetch_blocks && block_bytes >= 256;
   const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
   const size_t ahead = block_bytes < 1024 ? 2 : 1;  // blocks to look ahead
   // Repeated sources need no special case: the block just copied is in L1 for the next copy.

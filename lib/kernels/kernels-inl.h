@@ -291,8 +291,9 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   const size_t group_bytes = 4 * n;  // >= one cache line on every x86 target
   auto* to = static_cast<uint8_t*>(dst);
   const auto* from = static_cast<const uint8_t*>(src);
-  // Small copies gain nothing from streaming.
-  if (bytes < 2 * kLineBytes + 2 * group_bytes) return CopyBytes(dst, src, bytes);
+  // Below two lines, streaming would not cover a whole line. (The executor streams long rows in
+  // steps of a few hundred bytes to 1 KiB that start on line boundaries: those must stream too.)
+  if (bytes < 2 * kLineBytes) return CopyBytes(dst, src, bytes);
   // Head: up to the next cache-line boundary of dst, so that Stream sees aligned addresses and
   // the write-combining buffers see whole lines.
   const size_t head_bytes = (0 - reinterpret_cast<uintptr_t>(to)) & (kLineBytes - 1);

@@ -63,7 +63,7 @@ using FindOutOfRangeFn = size_t (*)(const void* indices, int64_t idx_stride_byte
 struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
   CopyBytesFn copy_bytes;         // regular stores
-  CopyBytesFn copy_bytes_stream;  // non-temporal stores, for outputs far beyond the LLC
+  CopyBytesFn copy_bytes_stream;  // non-temporal stores, for large outputs
   // copy_bytes_stream without the final fence: the caller issues StoreFence() once after a
   // batch of streamed copies, before anyone reads the data.
   CopyBytesFn copy_bytes_stream_unfenced;
@@ -98,10 +98,12 @@ namespace kernels {
 // at most 256 bytes are copied with fixed-size moves, never a library call per block; larger
 // ones with copy_large. With merge_runs (requires dst_stride_bytes == block_bytes), a run of
 // blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes) is copied
-// with one call of copy_large.
+// with one call of copy_large. With prefetch_blocks, blocks of 256 bytes and more start the
+// first lines of a later block on their way while copying one (for callers that do not
+// prefetch themselves).
 void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
                   const int64_t* offsets_bytes, size_t count, size_t block_bytes,
-                  CopyBytesFn copy_large, bool merge_runs);
+                  CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks);
 
 // Looking for runs costs one predictable compare per block: on random ids about 1% from
 // 64-byte blocks on and 5% for 16-byte cache-hot blocks, while sorted ids with runs gain 22-33%

@@ -70,6 +70,9 @@ std::string DescribePlan(const Plan& plan) {
                  static_cast<long long>(row.size * plan.elem_bytes),
                  plan.stream_stores ? "non-temporal" : "regular",
                  plan.kernel_set ? plan.kernel_set->name : "?");
+  if (plan.stream_prefetch) {
+    s += "  prefetch: software prefetch along the input stream, across row and block boundaries\n";
+  }
   if (plan.row_prefetch_bytes != 0) {
     s += StrFormat("  prefetch: the next row's %llu input bytes while gathering a row\n",
                    static_cast<unsigned long long>(plan.row_prefetch_bytes));

@@ -126,13 +126,18 @@ struct Plan {
   // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
   // next row's span while gathering the current one; 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
+  // Software prefetch along the input stream (K0-K3 rows that read one compact span each, when
+  // some input stride is negative or the rows are index-chosen blocks; see ChooseFastPaths):
+  // the executor keeps prefetches a fixed distance ahead of its reads across row and block
+  // boundaries, where the hardware prefetchers lose the stream.
+  bool stream_prefetch = false;
   // The loops were reordered into cache tiles (see TileForLocality).
   bool tiled = false;
   // A transposed copy: the last two loops form one 2-D tile per unit, copied by
   // kernels::TransposeTileKernel (dst rows along loops[L-2], dst columns along loops[L-1]).
   bool transpose_tiles = false;
   Partition partition;
-  // Non-temporal stores for outputs far beyond the LLC (rows with a contiguous output only):
+  // Non-temporal stores for large outputs (rows with a contiguous output only; see CompilePlan):
   // copy_run streams (unfenced: RunUnits fences once at its end), and strided or gathered rows
   // are staged in L1 and streamed from there.
   bool stream_stores = false;

@@ -888,12 +888,14 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
       for (const KernelSet* set : AllSupportedKernels()) {
         std::fill(got.begin(), got.end(), kSentinel);
         GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes, /*merge_runs=*/true);
+                     block_bytes, set->copy_bytes, /*merge_runs=*/true,
+                     /*prefetch_blocks=*/count % 2 == 0);
         ASSERT_EQ(got, want) << "block_bytes " << block_bytes << " count " << count
                              << " dst_stride " << dst_stride << " copy from " << set->name;
         std::fill(got.begin(), got.end(), kSentinel);
         GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes_stream, /*merge_runs=*/false);
+                     block_bytes, set->copy_bytes_stream, /*merge_runs=*/false,
+                     /*prefetch_blocks=*/true);
         ASSERT_EQ(got, want) << "streamed, block_bytes " << block_bytes << " on " << set->name;
       }
     }

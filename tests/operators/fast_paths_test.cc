@@ -4,8 +4,10 @@
 //  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache),
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
 //  - shared-index rows (GATHER on the innermost axis),
-//  - outputs beyond the non-temporal threshold (64 MiB), where strided and gathered rows are
-//    staged in L1 and streamed.
+//  - outputs beyond the non-temporal thresholds (8 MiB for contiguous rows and blocks, 32 MiB
+//    for strided and gathered rows, which are staged in L1 and streamed),
+//  - the software prefetch along the input stream (descending reads, block gathers), whose
+//    rows and blocks are copied in steps of about 1 KiB.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -164,8 +166,51 @@ TEST(SharedIndexRowsTest, InnermostAxisGather) {
                   .Test(Devices()));
 }
 
-// Outputs of 64 MiB take the non-temporal paths: K1 runs, K2 staged strided rows (flip), K3
-// streamed blocks, K4 staged gathers.
+// Descending reads and block gathers of more than 64 KiB are copied in steps with a software
+// prefetch running ahead (plan.stream_prefetch): steps must join up exactly whatever the row
+// length, element width and output alignment.
+TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    // K2 rows read backwards (strides -1, -2, -3 elements), rows of odd length, so that the
+    // output rows start at every alignment.
+    for (int32_t step : {-1, -2, -3}) {
+      EXPECT_TRUE(Slice1Tester()
+                      .ElementBytes(width)
+                      .InputSizes({40, 3 * 1031})
+                      .WindowOffsets({0, 0})
+                      .WindowSizes({40, 3 * 1031})
+                      .WindowStrides({1, step})
+                      .Test(Devices()))
+          << "width " << width << " step " << step;
+    }
+    // K3 blocks of 64 bytes to just under 1 KiB, copied in groups of about 1 KiB.
+    for (uint32_t block_bytes : {64u, 200u, 1000u}) {
+      EXPECT_TRUE(GatherTester()
+                      .ElementBytes(width)
+                      .InputSizes({3000, block_bytes / width})
+                      .IndicesSizes({1, 2000})
+                      .Axis(0)
+                      .IndexDimensions(1)
+                      .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+                      .Indices(IndexValues::kOutOfRange)
+                      .Seed(block_bytes + width)
+                      .Test(Devices()))
+          << "width " << width << " block " << block_bytes;
+    }
+  }
+  // K3 rows whose block is strided (padded input rows): one tuple per row, strided copy.
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(2)
+                  .InputSizes({500, 700})
+                  .InputStrides({1500, 2})
+                  .IndicesSizes({1, 300})
+                  .Axis(0)
+                  .IndexDimensions(1)
+                  .Test(Devices()));
+}
+
+// Outputs beyond the thresholds take the non-temporal paths: K1 runs, K2 staged strided rows
+// (flip), K3 streamed blocks, K4 staged gathers.
 TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(4)
@@ -188,6 +233,39 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .Axis(0)
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
+                  .Test(Devices()));
+  // Streamed with the prefetcher, rows and blocks starting at every alignment: descending
+  // rows of 4099 elements, a flipped row of 16447 bytes, blocks of 33333 bytes.
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({2049, 4099})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({2049, 4099})
+                  .WindowStrides({-1, 1})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(1)
+                  .InputSizes({2048, 16447})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({2048, 16447})
+                  .WindowStrides({1, -1})
+                  .Test(Devices()));
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(1)
+                  .InputSizes({1500, 33333})
+                  .IndicesSizes({1, 1100})
+                  .Axis(0)
+                  .IndexDimensions(1)
+                  .Indices(IndexValues::kSortedRuns)
+                  .Test(Devices()));
+  // 9 MB of 600-byte blocks: streamed in groups of about 1 KiB.
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(4)
+                  .InputSizes({5000, 150})
+                  .IndicesSizes({1, 15000})
+                  .Axis(0)
+                  .IndexDimensions(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
                   .Test(Devices()));
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
@@ -235,6 +313,27 @@ TEST(DescribeTest, NamesTheFastPaths) {
   const std::string text = op->Describe();
   EXPECT_NE(text.find("tiled for the cache"), std::string::npos) << text;
   EXPECT_NE(text.find("2-D transpose tiles"), std::string::npos) << text;
+}
+
+// The prefetch is planned for descending reads only: ascending streams are left to the
+// hardware prefetchers.
+TEST(DescribeTest, NamesTheStreamPrefetchForDescendingReadsOnly) {
+  UINT sizes[] = {1024, 1024};
+  DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes,
+                               nullptr, 1024ull * 1024 * 4, 0};
+  DML_BUFFER_TENSOR_DESC out = in;
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  UINT offsets[] = {0, 0};
+  Device device(DeviceOptions{1, nullptr});
+  for (int32_t step : {-1, 1}) {
+    INT strides[] = {1, step};
+    DML_SLICE1_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, sizes, strides};
+    auto op = device.Compile({DML_OPERATOR_SLICE1, &slice});
+    ASSERT_TRUE(op.ok()) << op.status().message();
+    const std::string text = op->Describe();
+    EXPECT_EQ(text.find("prefetch along the input stream") != std::string::npos, step < 0)
+        << text;
+  }
 }
 
 }  // namespace
