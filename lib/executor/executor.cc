@@ -23,6 +23,32 @@ inline void PrefetchSpan(const uint8_t* p, uint64_t bytes) {
   for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
 }
 
+// Prefetches a row's input span (plan.row_prefetch_bytes) a slice at a time while the row
+// before it is gathered: the same fraction of the span as of that row's items done, rather than
+// one burst of hundreds of prefetches at the start of the row (GATHER_ELEMENTS along the last
+// axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of the best copy).
+class SpreadPrefetch {
+ public:
+  // span: null for none.
+  SpreadPrefetch(const uint8_t* span, uint64_t span_bytes, uint64_t row_items)
+      : span_(span), span_bytes_(span == nullptr ? 0 : span_bytes), row_items_(row_items) {}
+  // `items_done` of the current row's items are gathered.
+  void Upto(uint64_t items_done) {
+    // span_bytes <= 64 KiB and row_items < 2^32: the product fits.
+    const uint64_t target = span_bytes_ * items_done / row_items_;
+    for (; issued_bytes_ < target; issued_bytes_ += 64) __builtin_prefetch(span_ + issued_bytes_);
+  }
+
+ private:
+  const uint8_t* span_;
+  uint64_t span_bytes_;
+  uint64_t row_items_;
+  uint64_t issued_bytes_ = 0;
+};
+
+// Items gathered between two slices of SpreadPrefetch.
+constexpr uint64_t kSpreadStepItems = 64;
+
 // ---- Software prefetch along the input stream (plan.stream_prefetch) ----
 //
 // The hardware prefetchers follow a forward stream inside a page, but lose it wherever the reads
@@ -164,17 +190,25 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
 }
 
 // out[i] = in[i * in_stride_bytes + offsets_bytes[i]] for n <= kChunkItems items, staged like
-// CopyStridedRow when the plan streams its output.
+// CopyStridedRow when the plan streams its output. `first_item` is the row position of item 0,
+// for the spread prefetch of the next row (null: none).
 inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
                         const uint8_t* in, int64_t in_stride_bytes, const int64_t* offsets_bytes,
-                        uint64_t n) {
-  if (!plan.stream_stores) {
-    plan.gather(out, out_stride_bytes, in, in_stride_bytes, offsets_bytes, n);
-    return;
-  }
+                        uint64_t n, SpreadPrefetch* spread, uint64_t first_item) {
   alignas(64) uint8_t stage[kStageBytes];
-  plan.gather(stage, plan.elem_bytes, in, in_stride_bytes, offsets_bytes, n);
-  plan.copy_run(out, stage, n * plan.elem_bytes);
+  uint8_t* to = plan.stream_stores ? stage : out;
+  const int64_t to_stride_bytes = plan.stream_stores ? plan.elem_bytes : out_stride_bytes;
+  if (spread == nullptr) {
+    plan.gather(to, to_stride_bytes, in, in_stride_bytes, offsets_bytes, n);
+  } else {
+    for (uint64_t k = 0; k < n; k += kSpreadStepItems) {
+      spread->Upto(first_item + k);
+      const int64_t kk = static_cast<int64_t>(k);
+      plan.gather(to + kk * to_stride_bytes, to_stride_bytes, in + kk * in_stride_bytes,
+                  in_stride_bytes, offsets_bytes + k, std::min(kSpreadStepItems, n - k));
+    }
+  }
+  if (plan.stream_stores) plan.copy_run(out, stage, n * plan.elem_bytes);
 }
 
 // Resolves n index tuples (every component) starting at `idx` into byte offsets.
@@ -195,10 +229,11 @@ inline int64_t ResolveTuple(const Plan& plan, const uint8_t* tuple) {
 }
 
 // Processes `count` items of one row starting at the given byte offsets (pf: null, or the
-// prefetcher of a plan with stream_prefetch, which is never K4).
+// prefetcher of a plan with stream_prefetch, which is never K4; next_row_in: K4 only, the input
+// span of the next row to prefetch while gathering this one, or null).
 template <typename Pf>
 inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, int64_t in_off,
-                       int64_t idx_off, uint64_t count, Pf* pf) {
+                       int64_t idx_off, uint64_t count, Pf* pf, const uint8_t* next_row_in) {
   const Loop& row = plan.loops[plan.loop_count - 1];
   uint8_t* out = args.output + out_off;
   switch (plan.shape) {
@@ -223,10 +258,25 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       int64_t offsets_bytes[kChunkItems];
       const uint8_t* in = args.input + in_off;
       const uint8_t* idx = args.indices + idx_off;
+      SpreadPrefetch spread(next_row_in, plan.row_prefetch_bytes, count);
+      SpreadPrefetch* spread_ptr = next_row_in != nullptr ? &spread : nullptr;
+      // A dense forward index stream is prefetched two chunks ahead (possibly into the next
+      // row's indices, or past the tensor: a prefetch never faults). The hardware prefetchers
+      // fall behind it: GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64
+      // indices, 1 thread, cold, took 15.0 ms without and 9.1 ms with (4 KiB ahead).
+      const bool prefetch_indices = row.idx_stride_bytes > 0 && row.idx_stride_bytes <= 64;
       for (uint64_t done = 0; done < count;) {
         const uint64_t n = std::min(kChunkItems, count - done);
+        if (prefetch_indices) {
+          const uint64_t chunk_bytes = n * static_cast<uint64_t>(row.idx_stride_bytes);
+          const uintptr_t ahead = reinterpret_cast<uintptr_t>(idx) + 2 * chunk_bytes;
+          for (uint64_t off = 0; off < chunk_bytes; off += 64) {
+            __builtin_prefetch(reinterpret_cast<const void*>(ahead + off));
+          }
+        }
         ResolveChunk(plan, idx, row.idx_stride_bytes, n, offsets_bytes);
-        GatherChunk(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n);
+        GatherChunk(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n,
+                    spread_ptr, done);
         done += n;
         if (done < count) {
           out += static_cast<int64_t>(n) * row.out_stride_bytes;
@@ -234,6 +284,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
           idx += static_cast<int64_t>(n) * row.idx_stride_bytes;
         }
       }
+      spread.Upto(count);
       return;
     }
   }
@@ -449,15 +500,16 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
       uint8_t* out = args.output + rows.offsets().out_off + first * row.out_stride_bytes;
       const uint8_t* in = args.input + rows.offsets().in_off + first * row.in_stride_bytes;
       rows.Step();
-      if (plan.row_prefetch_bytes != 0 && unit + 1 < end) {
-        PrefetchSpan(args.input + rows.offsets().in_off, plan.row_prefetch_bytes);
-      }
+      const bool prefetch_next = plan.row_prefetch_bytes != 0 && unit + 1 < end;
+      SpreadPrefetch spread(prefetch_next ? args.input + rows.offsets().in_off : nullptr,
+                            plan.row_prefetch_bytes, n);
       for (uint64_t k = 0; k < n; k += kChunkItems) {
         const int64_t kk = static_cast<int64_t>(k);
         GatherChunk(plan, out + kk * row.out_stride_bytes, row.out_stride_bytes,
                     in + kk * row.in_stride_bytes, row.in_stride_bytes, offsets_bytes + k,
-                    std::min(kChunkItems, n - k));
+                    std::min(kChunkItems, n - k), prefetch_next ? &spread : nullptr, k);
       }
+      spread.Upto(n);
     }
     done += n;
   }
@@ -492,14 +544,15 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
     const uint64_t count = std::min(p.piece_items, p.row_items - first);
     const int64_t first_items = static_cast<int64_t>(first);
     const RowOffsets& r = rows.offsets();
-    if (plan.row_prefetch_bytes != 0 && outer_count > 0 && unit + 1 < end) {
-      // The next row (unless the odometer wraps): its random reads start on their way now.
-      PrefetchSpan(args.input + r.in_off + plan.loops[outer_count - 1].in_stride_bytes,
-                   plan.row_prefetch_bytes);
-    }
+    // K4: the next row's span (unless the odometer wraps), prefetched while this one is
+    // gathered: its random reads are then on their way.
+    const uint8_t* next_row_in =
+        plan.row_prefetch_bytes != 0 && outer_count > 0 && unit + 1 < end
+            ? args.input + r.in_off + plan.loops[outer_count - 1].in_stride_bytes
+            : nullptr;
     ProcessRow(plan, args, r.out_off + first_items * row.out_stride_bytes,
                r.in_off + first_items * row.in_stride_bytes,
-               r.idx_off + first_items * row.idx_stride_bytes, count, pf);
+               r.idx_off + first_items * row.idx_stride_bytes, count, pf, next_row_in);
     if (++piece < p.pieces_per_row) continue;
     piece = 0;
     rows.Step();
