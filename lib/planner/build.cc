@@ -111,24 +111,17 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->partition = MakePartition(*plan);
 
   // Non-temporal stores skip the read-for-ownership of every output line, but leave the output
-  // in DRAM rather than in the caches for whoever reads it next. Measured here (cold and warm
-  // caches, 32 MiB last-level cache): rows that are plain contiguous copies (K0, K1, K3 blocks)
-  // gain from a quarter of the LLC on (an 8 MiB embedding lookup: 0.61 -> 0.69 of the best copy
-  // cold, the same speed warm; 20 MiB of GATHER_ND blocks 0.52 -> 0.60 cold, 35 -> 66 GB/s
-  // warm). Rows assembled in an L1 staging buffer first (strided reads, element gathers) only
-  // gain beyond the LLC: below it the staging costs more than it saves ({4096,4096} [::2, ::2],
-  // 16 MiB out: 0.42 -> 0.26).
-  constexpr uint64_t kStreamCopyThresholdBytes = uint64_t{8} << 20;
-  constexpr uint64_t kStreamStagedThresholdBytes = uint64_t{32} << 20;
+  // in DRAM rather than in the caches, and a warm destination is written faster with regular
+  // stores. Measured here (32 MiB last-level cache): an 8 MiB embedding lookup streamed gained
+  // little cold (0.65 instead of 0.62 of the best copy on 1 thread, 0.74 on 2 either way) but
+  // ran at 80 GB/s instead of 190-210 GB/s when called repeatedly on 2 threads (half of
+  // PyTorch's speed there). So only outputs that cannot stay in the last-level cache anyway are
+  // streamed. Rows that are not plain copies (strided reads,
+  // element gathers) are then assembled in an L1 staging buffer and streamed from there.
+  constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];
-  const bool copy_rows = plan->shape == KernelShape::kOneRun ||
-                         plan->shape == KernelShape::kRowsOfRuns ||
-                         (plan->shape == KernelShape::kBlockGather &&
-                          row.in_stride_bytes == plan->elem_bytes);
-  plan->stream_stores =
-      !plan->transpose_tiles && row.out_stride_bytes == plan->elem_bytes &&
-      g.output.required_bytes >=
-          (copy_rows ? kStreamCopyThresholdBytes : kStreamStagedThresholdBytes);
+  plan->stream_stores = !plan->transpose_tiles && row.out_stride_bytes == plan->elem_bytes &&
+                        g.output.required_bytes >= kStreamThresholdBytes;
   ChooseFastPaths(plan);
   if (plan->strict_indices) BuildIndexScans(plan);
 

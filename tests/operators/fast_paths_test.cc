@@ -4,8 +4,8 @@
 //  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache),
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
 //  - shared-index rows (GATHER on the innermost axis),
-//  - outputs beyond the non-temporal thresholds (8 MiB for contiguous rows and blocks, 32 MiB
-//    for strided and gathered rows, which are staged in L1 and streamed),
+//  - outputs beyond the non-temporal threshold (32 MiB), where strided and gathered rows are
+//    staged in L1 and streamed,
 //  - the software prefetch along the input stream (descending reads, block gathers), whose
 //    rows and blocks are copied in steps of about 1 KiB.
 #include <cstdint>
@@ -209,7 +209,7 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                   .Test(Devices()));
 }
 
-// Outputs beyond the thresholds take the non-temporal paths: K1 runs, K2 staged strided rows
+// Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
 // (flip), K3 streamed blocks, K4 staged gathers.
 TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
   EXPECT_TRUE(Slice1Tester()
@@ -258,11 +258,11 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
                   .Test(Devices()));
-  // 9 MB of 600-byte blocks: streamed in groups of about 1 KiB.
+  // 34 MB of 600-byte blocks: streamed in groups of about 1 KiB.
   EXPECT_TRUE(GatherTester()
                   .ElementBytes(4)
                   .InputSizes({5000, 150})
-                  .IndicesSizes({1, 15000})
+                  .IndicesSizes({1, 56000})
                   .Axis(0)
                   .IndexDimensions(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
