@@ -18,8 +18,8 @@
 //                     so that all three see the same disturbances on a shared machine
 //                     (1.0 = dmlcpu produces its output as fast as the faster pure copy)
 //   interleaved_GBps, interleaved_memcpy_GBps, interleaved_nt_GBps   the rounds' fastest calls
-//                     (below the repeated-loop figures where the rounds evict each other's data
-//                     from the last-level cache)
+//                     (below the repeated-loop figures where those run from a warm cache: every
+//                     call of the rounds starts with its buffers flushed)
 //   bound             gathers only: memcpy traffic (2 x output bytes) / unavoidable traffic
 //                     (output written + distinct 64-byte input lines touched + indices read);
 //                     < 1 means the operator must move more bytes than the copy does

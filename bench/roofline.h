@@ -1,8 +1,9 @@
 // dmlcpu benchmarks — the memory roofline: two pure copies of a byte count, measured in the same
 // binary and run as the operator under test, split across the same number of threads.
 //
-//   roofline::RooflineTimes t = roofline::MeasureAgainstCopies([&] { op.Execute(...); },
-//                                                              output_bytes, threads);
+//   roofline::RooflineTimes t = roofline::MeasureAgainstCopies(
+//       [&] { op.Execute(...); }, {{input, input_bytes}, {output, output_bytes}}, output_bytes,
+//       threads);
 //   double ratio = t.best_copy_seconds() / t.op_seconds;
 //
 // A data-movement operator that writes N bytes of output cannot beat a copy of N bytes by much

@@ -18,30 +18,32 @@ constexpr uint64_t kChunkItems = 256;
 // Staging buffer for rows written with non-temporal stores: holds a chunk of 8-byte elements.
 constexpr uint64_t kStageBytes = kChunkItems * 8;
 
-// Prefetches [p, p + bytes) into the cache, one request per line.
-inline void PrefetchSpan(const uint8_t* p, uint64_t bytes) {
-  for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
-}
-
 // Prefetches a row's input span (plan.row_prefetch_bytes) a slice at a time while the row
 // before it is gathered: the same fraction of the span as of that row's items done, rather than
 // one burst of hundreds of prefetches at the start of the row (GATHER_ELEMENTS along the last
 // axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of the best copy).
 class SpreadPrefetch {
  public:
-  // span: null for none.
+  // span: null for none. Addresses are integers: the span may lie past the input's end (the
+  // next row after the last is never read, and a prefetch never faults).
   SpreadPrefetch(const uint8_t* span, uint64_t span_bytes, uint64_t row_items)
-      : span_(span), span_bytes_(span == nullptr ? 0 : span_bytes), row_items_(row_items) {}
-  // `items_done` of the current row's items are gathered.
+      : first_line_(reinterpret_cast<uintptr_t>(span) & ~uintptr_t{63}),
+        lines_bytes_(span == nullptr ? 0
+                                     : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
+        row_items_(row_items) {}
+  // `items_done` of the current row's items (row_items >= 1) are gathered.
   void Upto(uint64_t items_done) {
-    // span_bytes <= 64 KiB and row_items < 2^32: the product fits.
-    const uint64_t target = span_bytes_ * items_done / row_items_;
-    for (; issued_bytes_ < target; issued_bytes_ += 64) __builtin_prefetch(span_ + issued_bytes_);
+    if (lines_bytes_ == 0) return;
+    // lines_bytes <= 64 KiB + 63 and row_items < 2^32: the product fits.
+    const uint64_t target_bytes = lines_bytes_ * items_done / row_items_;
+    for (; issued_bytes_ < target_bytes; issued_bytes_ += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
+    }
   }
 
  private:
-  const uint8_t* span_;
-  uint64_t span_bytes_;
+  uintptr_t first_line_;  // the span's first byte rounded down to its cache line
+  uint64_t lines_bytes_;  // from first_line_ to the span's end
   uint64_t row_items_;
   uint64_t issued_bytes_ = 0;
 };
@@ -75,11 +77,11 @@ struct InputSpan {
 // The span of `count` elements read from `in` with a stride of at most a cache line.
 inline InputSpan RowSpan(const uint8_t* in, int64_t in_stride_bytes, uint64_t count,
                          uint32_t elem_bytes) {
-  const uint64_t abs_stride = static_cast<uint64_t>(in_stride_bytes < 0 ? -in_stride_bytes
-                                                                         : in_stride_bytes);
+  const uint64_t abs_stride_bytes = static_cast<uint64_t>(
+      in_stride_bytes < 0 ? -in_stride_bytes : in_stride_bytes);
   InputSpan span;
   span.first = reinterpret_cast<uintptr_t>(in);
-  span.bytes = (count - 1) * abs_stride + elem_bytes;
+  span.bytes = (count - 1) * abs_stride_bytes + elem_bytes;
   span.descending = in_stride_bytes < 0;
   if (span.descending) span.first += elem_bytes - 1;
   return span;
@@ -102,14 +104,19 @@ class StreamPrefetcher {
         return;
       }
       const uint64_t n = std::min(bytes, span_.bytes);
+      // Every line holding one of the n bytes (a line shared with the previous piece is
+      // requested again, which costs nothing).
       if (span_.descending) {
-        for (uint64_t off = 0; off < n; off += 64) {
-          __builtin_prefetch(reinterpret_cast<const void*>(span_.first - off));
+        const uintptr_t lowest_line = (span_.first - (n - 1)) & ~uintptr_t{63};
+        for (uintptr_t line = span_.first & ~uintptr_t{63}; line >= lowest_line; line -= 64) {
+          __builtin_prefetch(reinterpret_cast<const void*>(line));
+          if (line == lowest_line) break;
         }
         span_.first -= n;
       } else {
-        for (uint64_t off = 0; off < n; off += 64) {
-          __builtin_prefetch(reinterpret_cast<const void*>(span_.first + off));
+        const uintptr_t end = span_.first + n;
+        for (uintptr_t line = span_.first & ~uintptr_t{63}; line < end; line += 64) {
+          __builtin_prefetch(reinterpret_cast<const void*>(line));
         }
         span_.first += n;
       }
@@ -132,9 +139,9 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
     return;
   }
   while (bytes != 0) {
-    const uint64_t to_boundary =
+    const uint64_t to_boundary_bytes =
         kPrefetchStepBytes - (reinterpret_cast<uintptr_t>(out) & (kPrefetchStepBytes - 1));
-    const uint64_t n = std::min(bytes, to_boundary);
+    const uint64_t n = std::min(bytes, to_boundary_bytes);
     pf->Advance(n);
     plan.copy_run(out, in, n);
     out += n;
@@ -157,13 +164,16 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
   }
   const uint64_t elem_bytes = plan.elem_bytes;
   const uint64_t stage_items = kStageBytes / elem_bytes;
-  const uint64_t abs_stride = static_cast<uint64_t>(in_stride_bytes < 0 ? -in_stride_bytes
-                                                                         : in_stride_bytes);
+  const uint64_t abs_stride_bytes = static_cast<uint64_t>(
+      in_stride_bytes < 0 ? -in_stride_bytes : in_stride_bytes);
   const uint64_t line_items = 64 / elem_bytes;
+  // Streamed steps cover at least two output lines: copy_run streams nothing shorter.
+  const uint64_t min_step_items = plan.stream_stores ? 2 * line_items : line_items;
   uint64_t step_items = stage_items;
-  if (pf != nullptr && abs_stride != 0) {
-    step_items = std::min(stage_items, std::max(line_items, kPrefetchStepBytes / abs_stride /
-                                                                line_items * line_items));
+  if (pf != nullptr && abs_stride_bytes != 0) {
+    step_items = std::min(stage_items,
+                          std::max(min_step_items, kPrefetchStepBytes / abs_stride_bytes /
+                                                       line_items * line_items));
   }
   alignas(64) uint8_t stage[kStageBytes];
   // The first step ends on a line boundary of a contiguous output.
@@ -173,7 +183,11 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
           : 0;
   uint64_t n = std::min(count, step_items - misaligned_items);
   for (uint64_t done = 0; done < count;) {
-    if (pf != nullptr) pf->Advance(n * abs_stride);
+    // The row's span is (count - 1) strides and one element: the last step ends there.
+    if (pf != nullptr) {
+      pf->Advance(done + n < count ? n * abs_stride_bytes
+                                   : (n - 1) * abs_stride_bytes + elem_bytes);
+    }
     if (plan.stream_stores) {
       plan.copy_strided(stage, plan.elem_bytes, in, in_stride_bytes, n);
       plan.copy_run(out, stage, n * elem_bytes);
@@ -264,7 +278,10 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       // row's indices, or past the tensor: a prefetch never faults). The hardware prefetchers
       // fall behind it: GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64
       // indices, 1 thread, cold, took 15.0 ms without and 9.1 ms with (4 KiB ahead).
-      const bool prefetch_indices = row.idx_stride_bytes > 0 && row.idx_stride_bytes <= 64;
+      // Not for tiled plans: their rows are strips, whose indices are not contiguous with the
+      // next row's.
+      const bool prefetch_indices =
+          !plan.tiled && row.idx_stride_bytes > 0 && row.idx_stride_bytes <= 64;
       for (uint64_t done = 0; done < count;) {
         const uint64_t n = std::min(kChunkItems, count - done);
         if (prefetch_indices) {
@@ -404,8 +421,9 @@ class BlockSpans {
     const uint64_t n = std::min({kSpanChunkItems, end_ - unit_, line_items - pos});
     const RowOffsets r = LocateRow(plan_, line_loop, unit_ / line_items);
     in_ = args_.input + r.in_off;
-    ResolveChunk(plan_, args_.indices + r.idx_off + static_cast<int64_t>(pos) * walk.idx_stride_bytes,
-                 walk.idx_stride_bytes, n, offsets_bytes_);
+    const uint8_t* idx =
+        args_.indices + r.idx_off + static_cast<int64_t>(pos) * walk.idx_stride_bytes;
+    ResolveChunk(plan_, idx, walk.idx_stride_bytes, n, offsets_bytes_);
     resolved_ = n;
     used_ = 0;
     unit_ += n;
@@ -423,8 +441,9 @@ class BlockSpans {
 
 // K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
 // units on one line of loops[L-2], indices are resolved in chunks and the blocks copied with
-// run merging; with stream_prefetch, in groups of about kPrefetchStepBytes (blocks up to that
-// size) or one block at a time, the prefetcher advanced before each.
+// run merging. With stream_prefetch the prefetcher is advanced before each group of blocks of
+// at most kPrefetchStepBytes (blocks up to half of it), or before each kPrefetchStepBytes step
+// of a larger block; those are copied one by one (merging adjacent blocks gains little there).
 void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const uint32_t line_loop = plan.loop_count - 2;
   const Loop& walk = plan.loops[line_loop];
@@ -435,7 +454,8 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
   BlockSpans spans(plan, args, begin, plan.stream_prefetch ? end : begin);
   StreamPrefetcher<BlockSpans> prefetcher(&spans);
   StreamPrefetcher<BlockSpans>* pf = plan.stream_prefetch ? &prefetcher : nullptr;
-  const uint64_t group = block_bytes >= kPrefetchStepBytes ? 1 : kPrefetchStepBytes / block_bytes;
+  const uint64_t group =
+      block_bytes >= kPrefetchStepBytes ? 1 : kPrefetchStepBytes / block_bytes;
   int64_t offsets_bytes[kChunkItems];
   for (uint64_t unit = begin; unit < end;) {
     const uint64_t line = unit / line_items;
@@ -579,6 +599,8 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   DMLCPU_DCHECK(!plan.indexed_blocks || (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
   DMLCPU_DCHECK(!plan.rows_share_indices || plan.partition.pieces_per_row == 1);
   DMLCPU_DCHECK(!plan.transpose_tiles || plan.loop_count >= 2);
+  DMLCPU_DCHECK(!plan.stream_prefetch ||
+                (plan.shape != KernelShape::kElementGather && !plan.transpose_tiles));
   DMLCPU_DCHECK(!plan.stream_stores ||
                 plan.loops[plan.loop_count - 1].out_stride_bytes == plan.elem_bytes);
   if (plan.transpose_tiles) {

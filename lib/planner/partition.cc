@@ -214,16 +214,18 @@ void ChooseFastPaths(Plan* plan) {
   // 1 thread, cold: {4096,4096} fp32 flipped on the last axis 0.34 -> 0.80 of the best copy,
   // on the first axis 0.60 -> 0.76; the KV-cache window 0.92 -> 0.87 and [::2, ::2]
   // 0.42 -> 0.31, so not there). Contiguous rows only with non-temporal stores, which the
-  // executor streams in 1 KiB steps anyway; with regular stores a row stays one memcpy: glibc's
+  // executor then streams in 1 KiB steps; with regular stores a row stays one memcpy: glibc's
   // large copies write whole lines without reading them first, which 1 KiB pieces would lose
   // (16 KiB rows: 46 GB/s whole, 33 GB/s in prefetched 1 KiB pieces). Small operators run from
-  // the caches, where prefetching would only add instructions.
+  // the caches, where prefetching would only add instructions; tiled plans revisit their lines.
   bool descending = false;
-  for (uint32_t i = 0; i <= last; ++i) descending = descending || plan->loops[i].in_stride_bytes < 0;
+  for (uint32_t i = 0; i <= last; ++i) {
+    descending = descending || plan->loops[i].in_stride_bytes < 0;
+  }
   const bool contiguous_row = row.in_stride_bytes == elem && row.out_stride_bytes == elem;
   const bool dense_row = row.in_stride_bytes >= -64 && row.in_stride_bytes <= 64;
   plan->stream_prefetch = plan->partition.bytes_moved >= kSerialCutoffBytes &&
-                          !plan->transpose_tiles && dense_row &&
+                          !plan->tiled && dense_row &&
                           (descending || plan->shape == KernelShape::kBlockGather) &&
                           plan->shape != KernelShape::kElementGather &&
                           (plan->stream_stores || !contiguous_row);
@@ -236,9 +238,11 @@ void ChooseFastPaths(Plan* plan) {
     plan->merge_runs = plan->loops[last - 1].out_stride_bytes == block_bytes &&
                        static_cast<uint64_t>(block_bytes) >= kernels::kMinMergeBlockBytes;
     // Blocks below a cache line: one prefetch per block would cost as much as the copy. Blocks
-    // of up to 1 KiB are copied in groups of about 1 KiB with regular stores too.
-    plan->stream_prefetch = plan->partition.bytes_moved >= kSerialCutoffBytes && block_bytes >= 64 &&
-                            (plan->stream_stores || block_bytes < 1024);
+    // below 1 KiB are prefetched with regular stores too (they are copied in groups of up to
+    // 1 KiB, or one by one above 512 bytes); larger ones only when streamed, which copies them
+    // in 1 KiB steps anyway (with regular stores a block stays one memcpy).
+    plan->stream_prefetch = plan->partition.bytes_moved >= kSerialCutoffBytes &&
+                            block_bytes >= 64 && (plan->stream_stores || block_bytes < 1024);
   }
   if (plan->shape == KernelShape::kElementGather && last >= 1) {
     bool shared = true;

@@ -114,7 +114,7 @@ struct Plan {
   IndexComponent components[kMaxRank];
 
   KernelShape shape = KernelShape::kOneRun;
-  // Fast paths (set by ChooseFastPaths; each requires whole rows per unit):
+  // Fast paths (set by ChooseFastPaths; the next three require whole rows per unit):
   //  - indexed_blocks: K3 whose second-innermost loop walks the indices (input stride 0) and
   //    whose row is one contiguous block: indices resolved in chunks, blocks copied with run
   //    merging (kernels::GatherBlocks).
@@ -187,7 +187,7 @@ void TileForLocality(Plan* plan);
 // Decides the work split from the collapsed loops and the shape.
 Partition MakePartition(const Plan& plan);
 
-// Sets the fast-path flags (after MakePartition).
+// Sets the fast-path flags (after MakePartition and after stream_stores is decided).
 void ChooseFastPaths(Plan* plan);
 
 // Builds the strict-mode scans of the index tensor.

@@ -258,15 +258,18 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
                   .Test(Devices()));
-  // 34 MB of 600-byte blocks: streamed in groups of about 1 KiB.
-  EXPECT_TRUE(GatherTester()
-                  .ElementBytes(4)
-                  .InputSizes({5000, 150})
-                  .IndicesSizes({1, 56000})
-                  .Axis(0)
-                  .IndexDimensions(1)
-                  .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                  .Test(Devices()));
+  // Streamed blocks of 300 bytes (in groups of three) and 600 bytes (one by one).
+  for (uint32_t block_elems : {75u, 150u}) {
+    EXPECT_TRUE(GatherTester()
+                    .ElementBytes(4)
+                    .InputSizes({5000, block_elems})
+                    .IndicesSizes({1, 8600000 / block_elems})  // 34.4 MB out
+                    .Axis(0)
+                    .IndexDimensions(1)
+                    .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
+                    .Test(Devices()))
+        << "block " << block_elems * 4 << " bytes";
+  }
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
                   .InputSizes({2048, 8192})
@@ -315,22 +318,25 @@ TEST(DescribeTest, NamesTheFastPaths) {
   EXPECT_NE(text.find("2-D transpose tiles"), std::string::npos) << text;
 }
 
-// The prefetch is planned for descending reads only: ascending streams are left to the
-// hardware prefetchers.
-TEST(DescribeTest, NamesTheStreamPrefetchForDescendingReadsOnly) {
-  UINT sizes[] = {1024, 1024};
-  DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes,
+// The prefetch is planned for descending slices only: ascending streams, even strided ones,
+// are left to the hardware prefetchers.
+TEST(DescribeTest, NamesTheStreamPrefetchForDescendingSlicesOnly) {
+  UINT in_sizes[] = {1024, 1024}, out_sizes[] = {1024, 512};
+  DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
                                nullptr, 1024ull * 1024 * 4, 0};
-  DML_BUFFER_TENSOR_DESC out = in;
-  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, out_sizes,
+                                nullptr, 1024ull * 512 * 4, 0};
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in};
+  DML_TENSOR_DESC out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
   UINT offsets[] = {0, 0};
   Device device(DeviceOptions{1, nullptr});
-  for (int32_t step : {-1, 1}) {
+  for (int32_t step : {-2, 2}) {  // [:, ::-2] and [:, ::2]: strided rows either way
     INT strides[] = {1, step};
-    DML_SLICE1_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, sizes, strides};
+    DML_SLICE1_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, in_sizes, strides};
     auto op = device.Compile({DML_OPERATOR_SLICE1, &slice});
     ASSERT_TRUE(op.ok()) << op.status().message();
     const std::string text = op->Describe();
+    EXPECT_NE(text.find("K2 strided inner dimension"), std::string::npos) << text;
     EXPECT_EQ(text.find("prefetch along the input stream") != std::string::npos, step < 0)
         << text;
   }
