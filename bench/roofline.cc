@@ -178,16 +178,16 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
   run_memcpy();
   run_nt();
   RooflineTimes best{1e30, 1e30, 1e30, 1e30, 1e30};
-  // Cold cache: before every timed call, the lines of every buffer that call touches are
-  // flushed, so all three start from DRAM whatever their working set. (A scratch write does
-  // not do this reliably: glibc's memset of a large buffer bypasses the caches here, and a
-  // cold 8 MiB memcpy then ran at 58 GB/s against 42 GB/s after a flush.)
-  const auto flush_op = [&] {
+  // Cold cache: before every timed call, every buffer of the three (the operator's and both
+  // copies') is flushed, so all three start from DRAM whatever their working set, and none
+  // pays for writing back lines another left dirty. (A scratch write does not do this
+  // reliably: glibc's memset of a large buffer bypasses the caches here, and a cold 8 MiB
+  // memcpy then ran at 58 GB/s against 42 GB/s after a flush.)
+  const auto flush_all = [&] {
     for (const Span& span : op_buffers) FlushFromCaches(span);
-  };
-  const auto flush_copy = [&](const AlignedBuffer& dst) {
     FlushFromCaches({src.data(), copy_bytes});
-    FlushFromCaches({dst.data(), copy_bytes});
+    FlushFromCaches({memcpy_dst.data(), copy_bytes});
+    FlushFromCaches({nt_dst.data(), copy_bytes});
   };
   // The order rotates every round, so that each of the three follows each other one equally
   // often.
@@ -196,15 +196,15 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
     for (int slot = 0; slot < 3; ++slot) {
       switch ((round + slot) % 3) {
         case 0:
-          flush_op();
+          flush_all();
           best.op_seconds = std::min(best.op_seconds, TimeOnce(run_op));
           break;
         case 1:
-          flush_copy(memcpy_dst);
+          flush_all();
           best.memcpy_seconds = std::min(best.memcpy_seconds, TimeOnce(run_memcpy));
           break;
         default:
-          flush_copy(nt_dst);
+          flush_all();
           best.nt_seconds = std::min(best.nt_seconds, TimeOnce(run_nt));
           break;
       }

@@ -45,9 +45,9 @@ struct Span {
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
 //  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
 //    until `min_seconds` have passed (at least 6 rounds), after one warm-up round, each call
-//    started with a cold cache: every line of the buffers that call touches (`op_buffers` for
-//    the operator; source and destination for a copy) is flushed from all caches first
-//    (clflush), so all three start from DRAM, as the targets were measured. All three see the
+//    started with a cold cache: every line of every buffer involved (`op_buffers` and the
+//    copies' source and destinations) is flushed from all caches first (clflush), so all three
+//    start from DRAM, as the targets were measured. All three see the
 //    same moments of a shared, noisy machine, so their ratio is robust.
 //  - repeated: each copy alone, called repeatedly for `min_seconds` / 2 (warm caches where the
 //    buffers fit), as the operator's own timed loop and the peers are measured.

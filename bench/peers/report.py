@@ -286,7 +286,7 @@ def main():
         "output's bytes / dmlcpu's time, measured in the same binary and run, with the same "
         "thread count, in interleaved rounds (dmlcpu, memcpy, NT copy, repeated; fastest call "
         "of each), so that all three see the same moments of the shared machine, each call with "
-        "a cold cache (every line of the buffers the call touches is flushed from the caches first). 1.0 = dmlcpu "
+        "a cold cache (every buffer of the three is flushed from the caches first). 1.0 = dmlcpu "
         "produces its output as fast as the best pure copy of the same bytes.",
         "- `vs best peer` = the faster peer's time / dmlcpu's time (>1: dmlcpu is faster).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "

@@ -444,16 +444,14 @@ class BlockSpans {
 // run merging. With stream_prefetch the prefetcher is advanced before each group of blocks of
 // at most kPrefetchStepBytes (blocks up to half of it), or before each kPrefetchStepBytes step
 // of a larger block; those are copied one by one (merging adjacent blocks gains little there).
-void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+template <typename Pf>
+void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
+                          Pf* pf) {
   const uint32_t line_loop = plan.loop_count - 2;
   const Loop& walk = plan.loops[line_loop];
   const uint64_t line_items = static_cast<uint64_t>(walk.size);
   const size_t block_bytes =
       static_cast<size_t>(plan.loops[plan.loop_count - 1].size) * plan.elem_bytes;
-  // Without stream_prefetch the source is empty: the prefetcher is never advanced.
-  BlockSpans spans(plan, args, begin, plan.stream_prefetch ? end : begin);
-  StreamPrefetcher<BlockSpans> prefetcher(&spans);
-  StreamPrefetcher<BlockSpans>* pf = plan.stream_prefetch ? &prefetcher : nullptr;
   const uint64_t group =
       block_bytes >= kPrefetchStepBytes ? 1 : kPrefetchStepBytes / block_bytes;
   int64_t offsets_bytes[kChunkItems];
@@ -494,6 +492,17 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
     }
     unit += segment;
   }
+}
+
+void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  using Prefetcher = StreamPrefetcher<BlockSpans>;
+  if (!plan.stream_prefetch) {
+    RunIndexedBlocksWith<Prefetcher>(plan, args, begin, end, nullptr);
+    return;
+  }
+  BlockSpans spans(plan, args, begin, end);
+  Prefetcher prefetcher(&spans);
+  RunIndexedBlocksWith(plan, args, begin, end, &prefetcher);
 }
 
 // Rows sharing indices resolve them once: all of them when they fit this stack buffer.
