@@ -116,8 +116,8 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // little cold (0.65 instead of 0.62 of the best copy on 1 thread, 0.74 on 2 either way) but
   // ran at 80 GB/s instead of 190-210 GB/s when called repeatedly on 2 threads (half of
   // PyTorch's speed there). So only outputs that cannot stay in the last-level cache anyway are
-  // streamed. Rows that are not plain copies (strided reads,
-  // element gathers) are then assembled in an L1 staging buffer and streamed from there.
+  // streamed. Rows that are not plain copies (strided reads, element gathers) are then
+  // assembled in an L1 staging buffer and streamed from there.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];
   plan->stream_stores = !plan->transpose_tiles && row.out_stride_bytes == plan->elem_bytes &&
