@@ -28,6 +28,24 @@ namespace {
 
 const char* InputFieldName(uint32_t i) { return i == 0 ? "InputTensor" : "IndicesTensor"; }
 
+// The binding counts and array pointers of an Execute or ExecuteNative call.
+Status CheckBindingArrays(const char* op, uint32_t expected_inputs, const void* inputs,
+                          size_t input_count, const void* outputs, size_t output_count) {
+  if (input_count != expected_inputs) {
+    return InvalidArgument("%s: input_count is %zu, expected %u (%s)", op, input_count,
+                           expected_inputs,
+                           expected_inputs == 2 ? "InputTensor, IndicesTensor" : "InputTensor");
+  }
+  if (output_count != 1) {
+    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
+  }
+  if (inputs == nullptr)
+    return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
+  if (outputs == nullptr)
+    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
+  return Status::Ok();
+}
+
 Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* field,
                     const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
   if (data == nullptr)
@@ -211,17 +229,9 @@ Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input
   if (!backend_op_) {
     return Unsupported("%s: ExecuteNative needs an operator compiled by the D3D12 backend", op);
   }
-  if (input_count != plan.input_count) {
-    return InvalidArgument("%s: input_count is %zu, expected %u", op, input_count,
-                           plan.input_count);
-  }
-  if (output_count != 1) {
-    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
-  }
-  if (inputs == nullptr)
-    return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
-  if (outputs == nullptr)
-    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
+  Status counts = internal::CheckBindingArrays(op, plan.input_count, inputs, input_count,
+                                               outputs, output_count);
+  if (!counts.ok()) return counts;
   const internal::TensorInfo* tensors[3] = {&g.input, &g.indices, &g.output};
   const NativeBinding* bindings[3] = {&inputs[0], input_count > 1 ? &inputs[1] : nullptr,
                                       &outputs[0]};
@@ -261,18 +271,9 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
   const internal::Plan& plan = *plan_;
   const internal::OpGeometry& g = plan.geometry;
   const char* op = g.name;
-  if (input_count != plan.input_count) {
-    return InvalidArgument("%s: input_count is %zu, expected %u (%s)", op, input_count,
-                           plan.input_count,
-                           plan.input_count == 2 ? "InputTensor, IndicesTensor" : "InputTensor");
-  }
-  if (output_count != 1) {
-    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
-  }
-  if (inputs == nullptr)
-    return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
-  if (outputs == nullptr)
-    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
+  Status counts = internal::CheckBindingArrays(op, plan.input_count, inputs, input_count,
+                                               outputs, output_count);
+  if (!counts.ok()) return counts;
   const internal::TensorInfo* input_tensors[2] = {&g.input, &g.indices};
   for (uint32_t i = 0; i < plan.input_count; ++i) {
     Status s = internal::CheckBinding(op, "inputs", i, internal::InputFieldName(i), inputs[i].data,

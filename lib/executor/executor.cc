@@ -494,15 +494,25 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
   }
 }
 
-void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  using Prefetcher = StreamPrefetcher<BlockSpans>;
+// Calls run(pf) with the stream prefetcher over Source(begin, end), or with a null one (of the
+// same type) when the plan has no stream_prefetch: then nothing is set up at all.
+template <typename Source, typename Run>
+void WithStreamPrefetch(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
+                        const Run& run) {
+  using Prefetcher = StreamPrefetcher<Source>;
   if (!plan.stream_prefetch) {
-    RunIndexedBlocksWith<Prefetcher>(plan, args, begin, end, nullptr);
+    run(static_cast<Prefetcher*>(nullptr));
     return;
   }
-  BlockSpans spans(plan, args, begin, end);
+  Source spans(plan, args, begin, end);
   Prefetcher prefetcher(&spans);
-  RunIndexedBlocksWith(plan, args, begin, end, &prefetcher);
+  run(&prefetcher);
+}
+
+void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  WithStreamPrefetch<BlockSpans>(plan, args, begin, end, [&](auto* pf) {
+    RunIndexedBlocksWith(plan, args, begin, end, pf);
+  });
 }
 
 // Rows sharing indices resolve them once: all of them when they fit this stack buffer.
@@ -589,14 +599,9 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
 }
 
 void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  using Prefetcher = StreamPrefetcher<RowSpans>;
-  if (!plan.stream_prefetch) {
-    RunRowsWith<Prefetcher>(plan, args, begin, end, nullptr);
-    return;
-  }
-  RowSpans spans(plan, args, begin, end);
-  Prefetcher prefetcher(&spans);
-  RunRowsWith(plan, args, begin, end, &prefetcher);
+  WithStreamPrefetch<RowSpans>(plan, args, begin, end, [&](auto* pf) {
+    RunRowsWith(plan, args, begin, end, pf);
+  });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // follow one format: "<OP>: <field> is <value>, expected <constraint>".
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 #include "core/format.h"
@@ -10,6 +11,21 @@
 namespace dmlcpu {
 namespace internal {
 namespace {
+
+struct NamedArray {
+  const char* field;
+  const void* data;
+};
+
+// Every array pointer of the descriptor is non-null (the first null one is reported).
+Status RequireArrays(const char* op, std::initializer_list<NamedArray> arrays) {
+  for (const NamedArray& a : arrays) {
+    if (a.data == nullptr) {
+      return InvalidArgument("%s: %s is null, expected a non-null pointer", op, a.field);
+    }
+  }
+  return Status::Ok();
+}
 
 Status CheckSameRank(const char* op, const char* field, const TensorInfo& t,
                      const TensorInfo& input) {
@@ -271,12 +287,8 @@ Status ValidateSlice(const DML_SLICE_OPERATOR_DESC& d, OpGeometry* g) {
     return InvalidArgument("%s: DimensionCount is %u, expected %u (InputTensor.DimensionCount)", op,
                            d.DimensionCount, n);
   }
-  if (d.Offsets == nullptr)
-    return InvalidArgument("%s: Offsets is null, expected a non-null pointer", op);
-  if (d.Sizes == nullptr)
-    return InvalidArgument("%s: Sizes is null, expected a non-null pointer", op);
-  if (d.Strides == nullptr)
-    return InvalidArgument("%s: Strides is null, expected a non-null pointer", op);
+  s = RequireArrays(op, {{"Offsets", d.Offsets}, {"Sizes", d.Sizes}, {"Strides", d.Strides}});
+  if (!s.ok()) return s;
   for (uint32_t i = 0; i < n; ++i) {
     if (d.Sizes[i] == 0) return InvalidArgument("%s: Sizes[%u] is 0, expected >= 1", op, i);
     if (d.Strides[i] == 0) {
@@ -311,12 +323,10 @@ Status ValidateSlice1(const DML_SLICE1_OPERATOR_DESC& d, OpGeometry* g) {
     return InvalidArgument("%s: DimensionCount is %u, expected %u (InputTensor.DimensionCount)", op,
                            d.DimensionCount, n);
   }
-  if (d.InputWindowOffsets == nullptr)
-    return InvalidArgument("%s: InputWindowOffsets is null, expected a non-null pointer", op);
-  if (d.InputWindowSizes == nullptr)
-    return InvalidArgument("%s: InputWindowSizes is null, expected a non-null pointer", op);
-  if (d.InputWindowStrides == nullptr)
-    return InvalidArgument("%s: InputWindowStrides is null, expected a non-null pointer", op);
+  s = RequireArrays(op, {{"InputWindowOffsets", d.InputWindowOffsets},
+                         {"InputWindowSizes", d.InputWindowSizes},
+                         {"InputWindowStrides", d.InputWindowStrides}});
+  if (!s.ok()) return s;
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t offset = d.InputWindowOffsets[i], size = d.InputWindowSizes[i];
     const int64_t stride = d.InputWindowStrides[i];
