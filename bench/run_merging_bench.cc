@@ -33,10 +33,10 @@ void BM_GatherBlocks(benchmark::State& state, bool merging, bool sorted_runs) {
   std::vector<uint8_t> out(kBlocks * block_bytes);
   const std::vector<int64_t> offsets = Offsets(block_bytes, sorted_runs);
   for (auto _ : state) {
-    dmlcpu::kernels::GatherBlocks(out.data(), static_cast<int64_t>(block_bytes), table.data(),
-                                  offsets.data(), kBlocks, block_bytes,
-                                  dmlcpu::kernels::ScalarKernels().copy_bytes, merging,
-                                  /*prefetch_blocks=*/true);
+    const dmlcpu::kernels::KernelSet& set = dmlcpu::kernels::BestKernels();
+    set.gather_blocks(out.data(), static_cast<int64_t>(block_bytes), table.data(),
+                      offsets.data(), kBlocks, block_bytes, set.copy_bytes, merging,
+                      /*prefetch_blocks=*/true);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }

@@ -468,7 +468,7 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
       const uint64_t n = std::min(kChunkItems, segment - done);
       ResolveChunk(plan, idx, walk.idx_stride_bytes, n, offsets_bytes);
       if (pf == nullptr) {
-        kernels::GatherBlocks(out, walk.out_stride_bytes, in, offsets_bytes, n, block_bytes,
+        plan.gather_blocks(out, walk.out_stride_bytes, in, offsets_bytes, n, block_bytes,
                               plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/true);
       } else if (group == 1) {
         for (uint64_t i = 0; i < n; ++i) {
@@ -479,7 +479,7 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
         for (uint64_t g = 0; g < n; g += group) {
           const uint64_t k = std::min(group, n - g);
           pf->Advance(k * block_bytes);
-          kernels::GatherBlocks(out + static_cast<int64_t>(g) * walk.out_stride_bytes,
+          plan.gather_blocks(out + static_cast<int64_t>(g) * walk.out_stride_bytes,
                                 walk.out_stride_bytes, in, offsets_bytes + g, k, block_bytes,
                                 plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/false);
         }

@@ -14,6 +14,9 @@
 //   With a contiguous dst: src stride width (memcpy), 0 (Set + store), -width (load + Reverse +
 //   store), 2/3/4 x width (LoadInterleaved2/3/4, keep channel 0), -2/-3/-4 x width (the same
 //   from the lowest element, then Reverse). Anything else: scalar loop with 8 loads in flight.
+// - gather_blocks: blocks up to 256 bytes by inline vector moves (an overlapping last vector),
+//   smaller than a vector by two overlapping fixed-size moves; larger blocks and merged runs by
+//   copy_large.
 // - gather: scalar loop with 8 loads in flight (SIMD gathers are no faster on the target
 //   machine, see design.md section 4).
 // - resolve: contiguous indices: widen to 64-bit, wrap negatives, unsigned Min with
@@ -330,6 +333,90 @@ void CopyBytesStreamUnfenced(void* dst, const void* src, size_t bytes) {
   CopyBytesStreamImpl<false>(dst, src, bytes);
 }
 
+// ------------------------------ gather_blocks
+
+// Copies 0 < n <= 64 bytes with two overlapping fixed-size moves (one vector move each where
+// the target has 32- or 16-byte vectors), or byte by byte below 4.
+HWY_INLINE void CopySmallBlock(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                               size_t n) {
+  if (n >= 32) {
+    std::memcpy(dst, src, 32);
+    std::memcpy(dst + n - 32, src + n - 32, 32);
+  } else if (n >= 16) {
+    std::memcpy(dst, src, 16);
+    std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  }
+}
+
+// Copies 0 < n bytes inline: whole vectors and one overlapping last vector when n is at least
+// a vector, else fixed-size moves. Meant for blocks of at most a few vectors.
+HWY_INLINE void CopyBlockInline(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                                size_t n) {
+#if DMLCPU_KERNELS_HAVE_VECTORS
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  if (n >= lanes) {
+    for (size_t i = 0; i + lanes < n; i += lanes) {
+      hn::StoreU(hn::LoadU(d, src + i), d, dst + i);
+    }
+    hn::StoreU(hn::LoadU(d, src + n - lanes), d, dst + n - lanes);
+    return;
+  }
+#endif
+  if (n <= 64) return CopySmallBlock(dst, src, n);
+  size_t i = 0;
+  for (; i + 32 < n; i += 32) std::memcpy(dst + i, src + i, 32);
+  std::memcpy(dst + n - 32, src + n - 32, 32);
+}
+
+void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
+                  const int64_t* offsets_bytes, size_t count, size_t block_bytes,
+                  CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  const auto block = static_cast<int64_t>(block_bytes);
+  constexpr size_t kInlineBytes = 256;  // larger blocks go to copy_large
+  // Blocks come from random rows, where the hardware prefetcher only ramps up inside a block:
+  // while copying one, start a later one on its way (up to 4 KiB of it), about 4 KiB ahead for
+  // blocks below 1 KiB, else the next one. Measured (1 thread, cold, 256-byte blocks): 0.42 of
+  // the best copy, vs 0.37 with 2 blocks ahead.
+  const bool prefetch = prefetch_blocks && block_bytes >= kMinPrefetchBlockBytes;
+  const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
+  const size_t ahead = block_bytes < 1024 ? std::max<size_t>(2, 4096 / block_bytes) : 1;
+  // Repeated sources need no special case: the block just copied is in L1 for the next copy.
+  const bool merge = merge_runs && dst_stride_bytes == block;
+  for (size_t i = 0; i < count;) {
+    const int64_t first = offsets_bytes[i];
+    if (prefetch && i + ahead < count) {
+      for (size_t off = 0; off < prefetch_bytes; off += 64) {
+        hwy::Prefetch(s + offsets_bytes[i + ahead] + off);
+      }
+    }
+    uint8_t* to = d + static_cast<int64_t>(i) * dst_stride_bytes;
+    if (merge && i + 1 < count && offsets_bytes[i + 1] == first + block) {
+      size_t end = i + 2;
+      while (end < count && offsets_bytes[end] == offsets_bytes[end - 1] + block) ++end;
+      copy_large(to, s + first, (end - i) * block_bytes);
+      i = end;
+      continue;
+    }
+    if (block_bytes <= kInlineBytes) {
+      CopyBlockInline(to, s + first, block_bytes);
+    } else {
+      copy_large(to, s + first, block_bytes);
+    }
+    ++i;
+  }
+}
+
 // ------------------------------ copy_strided
 
 template <typename T>
@@ -583,6 +670,7 @@ const KernelSet* GetKernelSet() {
       {&Resolve<int32_t>, &Resolve<uint32_t>, &Resolve<int64_t>, &Resolve<uint64_t>},
       {&FindOutOfRange<int32_t>, &FindOutOfRange<uint32_t>, &FindOutOfRange<int64_t>,
        &FindOutOfRange<uint64_t>},
+      &GatherBlocks,
   };
   return &kSet;
 }

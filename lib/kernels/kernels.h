@@ -60,6 +60,17 @@ using GatherFn = void (*)(void* dst, int64_t dst_stride_bytes, const void* src,
 using FindOutOfRangeFn = size_t (*)(const void* indices, int64_t idx_stride_bytes, size_t count,
                                     uint64_t dim_size);
 
+// Block gather: for i in [0, count), copies block_bytes bytes from src + offsets_bytes[i] to
+// dst + i * dst_stride_bytes. Blocks of at most 256 bytes are copied with inline vector moves,
+// never a library call per block; larger ones with copy_large. With merge_runs (requires
+// dst_stride_bytes == block_bytes), a run of blocks whose sources are adjacent too
+// (offsets[i + 1] == offsets[i] + block_bytes) is copied with one call of copy_large. With
+// prefetch_blocks, blocks of kMinPrefetchBlockBytes and more start a later block on its way while
+// copying one (for callers that do not prefetch themselves).
+using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void* src,
+                                const int64_t* offsets_bytes, size_t count, size_t block_bytes,
+                                CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks);
+
 struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
   CopyBytesFn copy_bytes;         // regular stores
@@ -71,6 +82,7 @@ struct KernelSet {
   GatherFn gather[4];             // by WidthSlot
   ResolveIndicesFn resolve[kIndexTypeCount];
   FindOutOfRangeFn find_out_of_range[kIndexTypeCount];
+  GatherBlocksFn gather_blocks;
 };
 
 // Orders all earlier non-temporal stores of this thread before later stores (sfence on x86).
@@ -93,23 +105,18 @@ std::vector<const KernelSet*> AllSupportedKernels();
 namespace dmlcpu {
 namespace kernels {
 
-// Block gather (block_kernels.cc; portable, the same for every target): for i in [0, count),
-// copies block_bytes bytes from src + offsets_bytes[i] to dst + i * dst_stride_bytes. Blocks of
-// at most 256 bytes are copied with fixed-size moves, never a library call per block; larger
-// ones with copy_large. With merge_runs (requires dst_stride_bytes == block_bytes), a run of
-// blocks whose sources are adjacent too (offsets[i + 1] == offsets[i] + block_bytes) is copied
-// with one call of copy_large. With prefetch_blocks, blocks of 256 bytes and more start the
-// first lines of a later block on their way while copying one (for callers that do not
-// prefetch themselves).
-void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
-                  const int64_t* offsets_bytes, size_t count, size_t block_bytes,
-                  CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks);
-
 // Looking for runs costs one predictable compare per block: on random ids about 1% from
 // 64-byte blocks on and 5% for 16-byte cache-hot blocks, while sorted ids with runs gain 22-33%
 // at 16-64 bytes (bench/run_merging_bench.cc, quiet machine). The planner merges runs from this
 // block size on.
 constexpr size_t kMinMergeBlockBytes = 64;
+
+// gather_blocks prefetches blocks from this size on (with prefetch_blocks). Below it, one
+// prefetch per block only pays off far enough ahead, across index chunks, which the executor's
+// stream prefetcher does (1 thread, cold, 64-byte blocks: 0.56 of the best copy that way, 0.29
+// with the kernel's own prefetch); from 128 bytes on the kernel's is as fast cold and about
+// 1.7x as fast warm.
+constexpr size_t kMinPrefetchBlockBytes = 128;
 
 }  // namespace kernels
 }  // namespace dmlcpu

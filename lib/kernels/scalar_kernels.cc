@@ -87,6 +87,30 @@ size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_
   return count;
 }
 
+// Plain per-block copies; runs of adjacent sources go to copy_large in one call, as the SIMD
+// sets do, so that merge_runs means the same everywhere. No prefetching.
+void GatherBlocksScalar(void* dst, int64_t dst_stride_bytes, const void* src,
+                        const int64_t* offsets_bytes, size_t count, size_t block_bytes,
+                        CopyBytesFn copy_large, bool merge_runs, bool /*prefetch_blocks*/) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  const auto block = static_cast<int64_t>(block_bytes);
+  const bool merge = merge_runs && dst_stride_bytes == block;
+  for (size_t i = 0; i < count;) {
+    size_t end = i + 1;
+    if (merge) {
+      while (end < count && offsets_bytes[end] == offsets_bytes[end - 1] + block) ++end;
+    }
+    uint8_t* to = d + static_cast<int64_t>(i) * dst_stride_bytes;
+    if (end - i > 1 || block_bytes > 256) {
+      copy_large(to, s + offsets_bytes[i], (end - i) * block_bytes);
+    } else {
+      std::memcpy(to, s + offsets_bytes[i], block_bytes);
+    }
+    i = end;
+  }
+}
+
 }  // namespace
 
 void StoreFence() {
@@ -111,6 +135,7 @@ const KernelSet& ScalarKernels() {
        &ResolveScalar<uint64_t>},
       {&FindOutOfRangeScalar<int32_t>, &FindOutOfRangeScalar<uint32_t>,
        &FindOutOfRangeScalar<int64_t>, &FindOutOfRangeScalar<uint64_t>},
+      &GatherBlocksScalar,
   };
   return kSet;
 }

@@ -131,6 +131,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->copy_run = plan->stream_stores ? set.copy_bytes_stream_unfenced : set.copy_bytes;
   plan->copy_strided = set.copy_strided[slot];
   plan->gather = set.gather[slot];
+  plan->gather_blocks = set.gather_blocks;
   plan->resolve = set.resolve[static_cast<int>(plan->index_type)];
   plan->find_out_of_range = set.find_out_of_range[static_cast<int>(plan->index_type)];
   plan->transpose_tile = kernels::TransposeTileKernel(plan->elem_bytes);

@@ -117,7 +117,7 @@ struct Plan {
   // Fast paths (set by ChooseFastPaths; the next three require whole rows per unit):
   //  - indexed_blocks: K3 whose second-innermost loop walks the indices (input stride 0) and
   //    whose row is one contiguous block: indices resolved in chunks, blocks copied with run
-  //    merging (kernels::GatherBlocks).
+  //    merging (KernelSet::gather_blocks).
   //  - rows_share_indices: K4 whose outer loops all have index stride 0: each chunk of indices
   //    is resolved once and reused for every row.
   bool indexed_blocks = false;
@@ -151,6 +151,7 @@ struct Plan {
   kernels::CopyBytesFn copy_run = nullptr;
   kernels::CopyStridedFn copy_strided = nullptr;
   kernels::GatherFn gather = nullptr;
+  kernels::GatherBlocksFn gather_blocks = nullptr;
   kernels::ResolveIndicesFn resolve = nullptr;
   kernels::FindOutOfRangeFn find_out_of_range = nullptr;
   kernels::TransposeTileFn transpose_tile = nullptr;

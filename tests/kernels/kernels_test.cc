@@ -850,8 +850,8 @@ TEST(KernelDispatchTest, ScalarKernelsAreNamedScalar) {
 }
 
 
-// GatherBlocks is portable (one implementation for every target): checked against a plain
-// per-block loop for every block size up to 300 bytes, adjacent and strided destinations,
+// gather_blocks of every set (the scalar one included) against a plain per-block loop for every
+// block size up to 300 bytes, adjacent and strided destinations,
 // runs of consecutive sources (merged copies, with and without merge_runs), repeated sources,
 // with guard bytes around the destination and in its gaps.
 TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
@@ -885,17 +885,19 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
         std::memcpy(want.data() + kGuardBytes + i * dst_stride, src.data() + offsets[i],
                     block_bytes);
       }
-      for (const KernelSet* set : AllSupportedKernels()) {
+      std::vector<const KernelSet*> sets = AllSupportedKernels();
+      sets.push_back(&ScalarKernels());
+      for (const KernelSet* set : sets) {
         std::fill(got.begin(), got.end(), kSentinel);
-        GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes, /*merge_runs=*/true,
-                     /*prefetch_blocks=*/count % 2 == 0);
+        set->gather_blocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(),
+                           count, block_bytes, set->copy_bytes, /*merge_runs=*/true,
+                           /*prefetch_blocks=*/count % 2 == 0);
         ASSERT_EQ(got, want) << "block_bytes " << block_bytes << " count " << count
                              << " dst_stride " << dst_stride << " copy from " << set->name;
         std::fill(got.begin(), got.end(), kSentinel);
-        GatherBlocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(), count,
-                     block_bytes, set->copy_bytes_stream, /*merge_runs=*/false,
-                     /*prefetch_blocks=*/true);
+        set->gather_blocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(),
+                           count, block_bytes, set->copy_bytes_stream, /*merge_runs=*/false,
+                           /*prefetch_blocks=*/true);
         ASSERT_EQ(got, want) << "streamed, block_bytes " << block_bytes << " on " << set->name;
       }
     }

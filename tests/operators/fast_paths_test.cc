@@ -183,8 +183,9 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                       .Test(Devices()))
           << "width " << width << " step " << step;
     }
-    // K3 blocks of 64 bytes to just under 1 KiB, copied in groups of about 1 KiB.
-    for (uint32_t block_bytes : {64u, 200u, 1000u}) {
+    // K3 blocks below 128 bytes (stream prefetcher, copied in groups of about 1 KiB) and up to
+    // just under 1 KiB (the block kernel's prefetch, several blocks ahead).
+    for (uint32_t block_bytes : {64u, 120u, 200u, 1000u}) {
       EXPECT_TRUE(GatherTester()
                       .ElementBytes(width)
                       .InputSizes({3000, block_bytes / width})

@@ -135,6 +135,23 @@ TEST(CanonicalTest, EmbeddingLookupIsBlockGatherOfRows) {
   EXPECT_TRUE(plan.partition.parallel);
 }
 
+// Who prefetches index-chosen blocks (regular stores: outputs below 32 MiB): the executor's
+// stream prefetcher below kernels::kMinPrefetchBlockBytes, the block kernel from there on.
+TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
+  for (uint32_t block_elems : {16u, 31u, 32u, 64u, 256u}) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, block_elems});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {1, 2048});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, block_elems});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+    ASSERT_TRUE(plan.indexed_blocks) << block_elems;
+    EXPECT_FALSE(plan.stream_stores) << block_elems;
+    EXPECT_EQ(plan.stream_prefetch, block_elems * 4 < kernels::kMinPrefetchBlockBytes)
+        << block_elems;
+  }
+}
+
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {64, 7});
