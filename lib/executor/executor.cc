@@ -469,7 +469,7 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
       ResolveChunk(plan, idx, walk.idx_stride_bytes, n, offsets_bytes);
       if (pf == nullptr) {
         plan.gather_blocks(out, walk.out_stride_bytes, in, offsets_bytes, n, block_bytes,
-                              plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/true);
+                           plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/true);
       } else if (group == 1) {
         for (uint64_t i = 0; i < n; ++i) {
           CopyRun(plan, out + static_cast<int64_t>(i) * walk.out_stride_bytes,
@@ -480,8 +480,8 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
           const uint64_t k = std::min(group, n - g);
           pf->Advance(k * block_bytes);
           plan.gather_blocks(out + static_cast<int64_t>(g) * walk.out_stride_bytes,
-                                walk.out_stride_bytes, in, offsets_bytes + g, k, block_bytes,
-                                plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/false);
+                             walk.out_stride_bytes, in, offsets_bytes + g, k, block_bytes,
+                             plan.copy_run, plan.merge_runs, /*prefetch_blocks=*/false);
         }
       }
       done += n;
