@@ -71,6 +71,16 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
                                 const int64_t* offsets_bytes, size_t count, size_t block_bytes,
                                 CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks);
 
+// 2-D transpose of one tile: for r in [0, rows), c in [0, cols):
+//   dst[r * dst_row_stride_bytes + c * elem_bytes] = src[c * src_row_stride_bytes + r * elem_bytes]
+// i.e. dst rows are contiguous along c, src rows contiguous along r. Works in blocks of one
+// 64-byte line by one line, so each src line and each dst line is touched whole once per block
+// even when the row strides are large powers of two (which map every row to the same cache set).
+// The _stream variant writes whole line-aligned dst lines with non-temporal stores and does not
+// fence (the caller issues StoreFence() before anyone reads the data).
+using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
+                                 int64_t src_row_stride_bytes, size_t rows, size_t cols);
+
 struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
   CopyBytesFn copy_bytes;         // regular stores
@@ -83,6 +93,8 @@ struct KernelSet {
   ResolveIndicesFn resolve[kIndexTypeCount];
   FindOutOfRangeFn find_out_of_range[kIndexTypeCount];
   GatherBlocksFn gather_blocks;
+  TransposeTileFn transpose_tile[4];         // by WidthSlot
+  TransposeTileFn transpose_tile_stream[4];  // by WidthSlot
 };
 
 // Orders all earlier non-temporal stores of this thread before later stores (sfence on x86).
@@ -117,22 +129,6 @@ constexpr size_t kMinMergeBlockBytes = 64;
 // with the kernel's own prefetch); from 128 bytes on the kernel's is as fast cold and about
 // 1.7x as fast warm.
 constexpr size_t kMinPrefetchBlockBytes = 128;
-
-}  // namespace kernels
-}  // namespace dmlcpu
-
-namespace dmlcpu {
-namespace kernels {
-
-// 2-D transpose of one tile (block_kernels.cc; portable): for r in [0, rows), c in [0, cols):
-//   dst[r * dst_row_stride_bytes + c * elem_bytes] = src[c * src_row_stride_bytes + r * elem_bytes]
-// i.e. dst rows are contiguous along c, src rows contiguous along r. Works in 16 x 16 blocks
-// through registers, so each src line and each dst line is touched whole once per block even
-// when the row strides are large powers of two (which map every row to the same cache set).
-using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
-                                 int64_t src_row_stride_bytes, size_t rows, size_t cols);
-// By WidthSlot.
-TransposeTileFn TransposeTileKernel(uint32_t elem_bytes);
 
 }  // namespace kernels
 }  // namespace dmlcpu

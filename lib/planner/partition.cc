@@ -138,7 +138,7 @@ void TileTranspose(Plan* plan) {
   if (b < 0) return;
   const Loop walk = plan->loops[b];
   // A true transpose (input contiguous along `walk`, output contiguous along the row) is
-  // copied tile by tile with a register-blocked kernel: 64 x 64 tiles. Otherwise the strided
+  // copied tile by tile with a line-blocked kernel: 64 x 64 tiles. Otherwise the strided
   // rows are only reordered: tiles of one input cache line along `walk` by 64 row elements.
   const bool transpose = walk.in_stride_bytes == elem && row.out_stride_bytes == elem;
   const int64_t walk_tile =

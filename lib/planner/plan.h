@@ -134,12 +134,12 @@ struct Plan {
   // The loops were reordered into cache tiles (see TileForLocality).
   bool tiled = false;
   // A transposed copy: the last two loops form one 2-D tile per unit, copied by
-  // kernels::TransposeTileKernel (dst rows along loops[L-2], dst columns along loops[L-1]).
+  // KernelSet::transpose_tile (dst rows along loops[L-2], dst columns along loops[L-1]).
   bool transpose_tiles = false;
   Partition partition;
   // Non-temporal stores for large outputs (rows with a contiguous output only; see CompilePlan):
-  // copy_run streams (unfenced: RunUnits fences once at its end), and strided or gathered rows
-  // are staged in L1 and streamed from there.
+  // copy_run streams (unfenced: RunUnits fences once at its end), strided or gathered rows
+  // are staged in L1 and streamed from there, and transpose_tile streams whole dst lines.
   bool stream_stores = false;
 
   uint32_t scan_count = 0;  // strict mode: one scan per tuple element

@@ -904,6 +904,65 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
   }
 }
 
+// transpose_tile and transpose_tile_stream of every set (the scalar one included) against a
+// plain element loop: every width, tiles from 1 x 1 to past two 64-byte blocks each way (so
+// whole blocks, leftover rows and leftover columns all occur), padded and power-of-two row
+// pitches, dst rows at every 4-byte misalignment and line-aligned (where the stream variant
+// streams), with sentinels around the destination and in the gaps between its rows.
+TEST(TransposeTileTest, MatchesPlainLoop) {
+  std::mt19937_64 rng(0x7a05e);
+  constexpr uint8_t kSentinel = 0x5C;
+  std::vector<const KernelSet*> sets = AllSupportedKernels();
+  sets.push_back(&ScalarKernels());
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    const size_t side = 64 / width;  // elements per block side
+    const std::vector<size_t> extents = {1, side - 1, side, side + 3, 2 * side + 5};
+    for (size_t rows : extents) {
+      for (size_t cols : extents) {
+        for (int variant = 0; variant < 3; ++variant) {
+          // src: cols rows of `rows` elements; dst: rows rows of `cols` elements.
+          const size_t src_pitch = variant == 2 ? 4096 : rows * width + (variant == 1 ? 24 : 0);
+          const size_t dst_pitch = cols * width + (variant == 0 ? 0 : 8 * (1 + rng() % 9));
+          const size_t misalign = variant == 0 ? 0 : 4 * (rng() % 16);
+          std::vector<uint8_t> src((cols - 1) * src_pitch + rows * width);
+          for (auto& b : src) b = static_cast<uint8_t>(rng());
+          const size_t guard = 64;
+          const size_t dst_span = (rows - 1) * dst_pitch + cols * width;
+          // 64-byte aligned storage so that misalign 0 puts dst rows on line boundaries.
+          std::vector<uint64_t> want_store((guard + misalign + dst_span + guard) / 8 + 16);
+          uint8_t* want_base = reinterpret_cast<uint8_t*>(
+              (reinterpret_cast<uintptr_t>(want_store.data()) + 63) & ~uintptr_t{63});
+          const size_t total = guard + misalign + dst_span + guard;
+          std::memset(want_base, kSentinel, total);
+          uint8_t* want = want_base + guard + misalign;
+          for (size_t r = 0; r < rows; ++r) {
+            for (size_t c = 0; c < cols; ++c) {
+              std::memcpy(want + r * dst_pitch + c * width, src.data() + c * src_pitch + r * width,
+                          width);
+            }
+          }
+          std::vector<uint64_t> got_store(want_store.size());
+          uint8_t* got_base = reinterpret_cast<uint8_t*>(
+              (reinterpret_cast<uintptr_t>(got_store.data()) + 63) & ~uintptr_t{63});
+          for (const KernelSet* set : sets) {
+            for (int stream = 0; stream < 2; ++stream) {
+              std::memset(got_base, kSentinel, total);
+              const TransposeTileFn fn = stream ? set->transpose_tile_stream[WidthSlot(width)]
+                                                : set->transpose_tile[WidthSlot(width)];
+              fn(got_base + guard + misalign, static_cast<int64_t>(dst_pitch), src.data(),
+                 static_cast<int64_t>(src_pitch), rows, cols);
+              StoreFence();
+              ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
+                  << set->name << (stream ? " stream" : "") << " width " << width << " rows "
+                  << rows << " cols " << cols << " variant " << variant;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kernels
 }  // namespace dmlcpu

@@ -235,6 +235,23 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
                   .Test(Devices()));
+  // Transposed views stream each whole, line-aligned dst line of a block: fp32, and fp16 into
+  // padded dst rows of every alignment (lines there are streamed only where they are aligned).
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 2112})
+                  .InputStrides({1, 4096})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({4096, 2112})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(2)
+                  .InputSizes({4160, 4160})
+                  .InputStrides({1, 4160})
+                  .OutputStrides({4165, 1})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({4160, 4160})
+                  .Test(Devices()));
   // Streamed with the prefetcher, rows and blocks starting at every alignment: descending
   // rows of 4099 elements, a flipped row of 16447 bytes, blocks of 33333 bytes.
   EXPECT_TRUE(Slice1Tester()
