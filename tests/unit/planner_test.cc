@@ -152,6 +152,38 @@ TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
   }
 }
 
+// Non-temporal stores: outputs of 32 MiB and more; plain-copy rows also from a footprint (output
+// + input read, at most the output again) of 32 MiB; strided rows and element gathers not.
+TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
+  struct Case {
+    std::vector<uint32_t> table;  // GATHER axis 0 of a {rows, cols} fp32 table
+    uint32_t ids;
+    bool stream;
+  };
+  // {table rows, row elements}, ids -> output ids x row: 16 MiB out of a large table (32 MiB
+  // footprint), 8 MiB out (16 MiB), 16 MiB out of an 8 MiB table (24 MiB), 32 MiB out.
+  const Case cases[] = {{{128256, 2048}, 2048, true},
+                        {{32000, 4096}, 512, false},
+                        {{2048, 1024}, 4096, false},
+                        {{1024, 1024}, 8192, true}};
+  for (const Case& c : cases) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, c.table);
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {1, c.ids});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {c.ids, c.table[1]});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+    EXPECT_EQ(plan.stream_stores, c.stream) << c.table[0] << " x " << c.table[1] << ", " << c.ids;
+  }
+  // [::2, ::2] of {4096, 4096} fp32: 16 MiB of strided rows from 64 MiB: regular stores.
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
+  EXPECT_FALSE(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).stream_stores);
+  // A contiguous slice of 16 MiB from 64 MiB: plain-copy rows, 32 MiB footprint: streamed.
+  Tensor half(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1024});
+  EXPECT_TRUE(CompileSlice1(in, half, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
+}
+
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {64, 7});
