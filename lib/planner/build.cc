@@ -125,12 +125,13 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // spread a whole row pitch apart, which no prefetcher follows).
   //
   // Rows that are plain copies (contiguous runs, index-chosen blocks) also stream when the
-  // operator's footprint (output + the input it reads, at most the output's size again) is at
-  // least the cache: then even repeated calls find the output evicted, and pay a DRAM read for
-  // every line regular stores write. Measured (1 thread / 2 threads, cold ratio, then warm GB/s):
-  // 10000 2 KiB blocks (20 MiB out): 0.47 -> 0.61 / 0.68 -> 0.76, warm 36 -> 62 / 70 -> 79;
-  // 2048 8 KiB blocks (16 MiB out, 32 MiB footprint): 0.56 -> 0.63 / 0.69 -> 0.79, warm 48 -> 84 /
-  // 105 -> 86. Below that (8 MiB out from 8 MiB of rows) warm 2-thread speed halved, so no.
+  // operator's footprint (output + the input it reads, at most the output's size again) does
+  // not fit the cache: then even repeated calls find the output evicted, and pay a DRAM read
+  // for every line regular stores write. Measured (1 thread / 2 threads; cold ratio, then warm
+  // GB/s): 10000 2 KiB blocks (20 MiB out, 40 MiB footprint): 0.47 -> 0.61 / 0.68 -> 0.76, warm
+  // 36 -> 62 / 70 -> 79. A footprint that just fits is not streamed: 2048 8 KiB blocks (16 MiB
+  // out, 32 MiB) gained cold (0.56 -> 0.65 / 0.69 -> 0.80) but lost warm on 2 threads (105-154
+  // -> 86-89 GB/s, the non-temporal ceiling), and 8 MiB out of 8 MiB of rows halved it.
   // Staged strided rows lose from streaming at these sizes ([::2, ::2] into 16 MiB: 0.37 ->
   // 0.24), so they keep to the output-size rule.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
@@ -141,7 +142,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   const uint64_t footprint_bytes = out_bytes + std::min(g.input.required_bytes, out_bytes);
   plan->stream_stores = row.out_stride_bytes == plan->elem_bytes &&
                         (out_bytes >= kStreamThresholdBytes ||
-                         (copy_rows && footprint_bytes >= kStreamThresholdBytes));
+                         (copy_rows && footprint_bytes > kStreamThresholdBytes));
   ChooseFastPaths(plan);
   if (plan->strict_indices) BuildIndexScans(plan);
 

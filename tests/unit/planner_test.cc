@@ -152,19 +152,21 @@ TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
   }
 }
 
-// Non-temporal stores: outputs of 32 MiB and more; plain-copy rows also from a footprint (output
-// + input read, at most the output again) of 32 MiB; strided rows and element gathers not.
+// Non-temporal stores: outputs of 32 MiB and more; plain-copy rows also when their footprint
+// (output + input read, at most the output again) exceeds 32 MiB; strided rows not.
 TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   struct Case {
     std::vector<uint32_t> table;  // GATHER axis 0 of a {rows, cols} fp32 table
     uint32_t ids;
     bool stream;
   };
-  // {table rows, row elements}, ids -> output ids x row: 16 MiB out of a large table (32 MiB
-  // footprint), 8 MiB out (16 MiB), 16 MiB out of an 8 MiB table (24 MiB), 32 MiB out.
-  const Case cases[] = {{{128256, 2048}, 2048, true},
+  // {table rows, row elements}, ids -> output ids x row: 20 MiB out of a large table (40 MiB
+  // footprint), 16 MiB out (32 MiB, fits), 8 MiB out (16 MiB), 20 MiB out of an 8 MiB table
+  // (28 MiB), 32 MiB out.
+  const Case cases[] = {{{65536, 512}, 10240, true},
+                        {{128256, 2048}, 2048, false},
                         {{32000, 4096}, 512, false},
-                        {{2048, 1024}, 4096, false},
+                        {{2048, 1024}, 5120, false},
                         {{1024, 1024}, 8192, true}};
   for (const Case& c : cases) {
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, c.table);
@@ -179,9 +181,11 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
   EXPECT_FALSE(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).stream_stores);
-  // A contiguous slice of 16 MiB from 64 MiB: plain-copy rows, 32 MiB footprint: streamed.
-  Tensor half(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1024});
-  EXPECT_TRUE(CompileSlice1(in, half, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
+  // Contiguous slices from 64 MiB: 20 MiB out (40 MiB footprint) streamed, 16 MiB (32) not.
+  Tensor part(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1280});
+  EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).stream_stores);
+  Tensor quarter(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1024});
+  EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
 }
 
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
