@@ -1,4 +1,4 @@
-// Does run merging cost anything on random ids? kernels::GatherBlocks with merge_runs (looks
+// Does run merging cost anything on random ids? the best SIMD set's gather_blocks with merge_runs (looks
 // for runs of adjacent sources) against the same call without (copies every block), on the
 // same layout, on random offsets (no runs to find) and on sorted runs, for small blocks where
 // a per-block check shows most. This decided kernels::kMinMergeBlockBytes.
