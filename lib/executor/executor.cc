@@ -269,9 +269,16 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       return;
     }
     case KernelShape::kElementGather: {
-      int64_t offsets_bytes[kChunkItems];
       const uint8_t* in = args.input + in_off;
       const uint8_t* idx = args.indices + idx_off;
+      if (plan.fused_row_gather) {  // one pass; the kernel does the prefetching
+        const IndexComponent& comp = plan.components[0];
+        plan.gather_row(out, in, idx + comp.idx_offset_bytes, count, comp.dim_size,
+                        comp.pitch_bytes, next_row_in,
+                        next_row_in != nullptr ? plan.row_prefetch_bytes : 0);
+        return;
+      }
+      int64_t offsets_bytes[kChunkItems];
       SpreadPrefetch spread(next_row_in, plan.row_prefetch_bytes, count);
       SpreadPrefetch* spread_ptr = next_row_in != nullptr ? &spread : nullptr;
       // A dense forward index stream is prefetched two chunks ahead (possibly into the next
@@ -612,6 +619,9 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   // The fast paths' invariants, guaranteed by the planner.
   DMLCPU_DCHECK(!plan.indexed_blocks || (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
   DMLCPU_DCHECK(!plan.rows_share_indices || plan.partition.pieces_per_row == 1);
+  DMLCPU_DCHECK(!plan.fused_row_gather ||
+                (plan.component_count == 1 && plan.gather_row != nullptr &&
+                 plan.loops[plan.loop_count - 1].in_stride_bytes == 0));
   DMLCPU_DCHECK(!plan.transpose_tiles || plan.loop_count >= 2);
   DMLCPU_DCHECK(!plan.stream_prefetch ||
                 (plan.shape != KernelShape::kElementGather && !plan.transpose_tiles));

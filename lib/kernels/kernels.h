@@ -81,6 +81,16 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
 using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
                                  int64_t src_row_stride_bytes, size_t rows, size_t cols);
 
+// dst[i] = src[c_i * pitch_bytes] for i in [0, count), c_i = clamp(indices[i]) per the kClamp
+// rule of ResolveIndicesFn; dst elements (the table slot's width) and indices (the index type)
+// are contiguous. dim_size >= 1. While gathering, prefetches the indices a few KiB ahead (past
+// `count` too) and, spread over the row, the prefetch_next_bytes bytes from prefetch_next (the
+// next row's input; null: none). The _stream variant writes dst with non-temporal stores where
+// it can and does not fence (the caller issues StoreFence()).
+using GatherRowFn = void (*)(void* dst, const void* src, const void* indices, size_t count,
+                             uint64_t dim_size, int64_t pitch_bytes, const void* prefetch_next,
+                             size_t prefetch_next_bytes);
+
 struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)
   CopyBytesFn copy_bytes;         // regular stores
@@ -95,6 +105,8 @@ struct KernelSet {
   GatherBlocksFn gather_blocks;
   TransposeTileFn transpose_tile[4];         // by WidthSlot
   TransposeTileFn transpose_tile_stream[4];  // by WidthSlot
+  GatherRowFn gather_row[4][kIndexTypeCount];         // by WidthSlot, IndexType
+  GatherRowFn gather_row_stream[4][kIndexTypeCount];  // by WidthSlot, IndexType
 };
 
 // Orders all earlier non-temporal stores of this thread before later stores (sfence on x86).

@@ -87,6 +87,19 @@ size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_
   return count;
 }
 
+template <typename T, typename I>
+void GatherRowScalar(void* dst, const void* src, const void* indices, size_t count,
+                     uint64_t dim_size, int64_t pitch_bytes, const void* /*prefetch_next*/,
+                     size_t /*prefetch_next_bytes*/) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  const auto* ix = static_cast<const uint8_t*>(indices);
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t c = ClampIndex<I>(LoadAt<I>(ix + i * sizeof(I)), dim_size);
+    StoreAt<T>(d + i * sizeof(T), LoadAt<T>(s + static_cast<int64_t>(c) * pitch_bytes));
+  }
+}
+
 // Plain per-block copies; runs of adjacent sources go to copy_large in one call, as the SIMD
 // sets do, so that merge_runs means the same everywhere. No prefetching.
 void GatherBlocksScalar(void* dst, int64_t dst_stride_bytes, const void* src,
@@ -161,6 +174,13 @@ void StoreFence() {
 #endif
 }
 
+// One GatherRowScalar per index type, in IndexType order.
+#define DMLCPU_GATHER_ROWS(T)                                                       \
+  {                                                                                 \
+    &GatherRowScalar<T, int32_t>, &GatherRowScalar<T, uint32_t>,                    \
+        &GatherRowScalar<T, int64_t>, &GatherRowScalar<T, uint64_t>                 \
+  }
+
 const KernelSet& ScalarKernels() {
   static const KernelSet kSet = {
       "scalar",
@@ -180,9 +200,15 @@ const KernelSet& ScalarKernels() {
        &TransposeTileImpl<uint64_t>},
       {&TransposeTileImpl<uint8_t>, &TransposeTileImpl<uint16_t>, &TransposeTileImpl<uint32_t>,
        &TransposeTileImpl<uint64_t>},
+      {DMLCPU_GATHER_ROWS(uint8_t), DMLCPU_GATHER_ROWS(uint16_t), DMLCPU_GATHER_ROWS(uint32_t),
+       DMLCPU_GATHER_ROWS(uint64_t)},
+      {DMLCPU_GATHER_ROWS(uint8_t), DMLCPU_GATHER_ROWS(uint16_t), DMLCPU_GATHER_ROWS(uint32_t),
+       DMLCPU_GATHER_ROWS(uint64_t)},
   };
   return kSet;
 }
+
+#undef DMLCPU_GATHER_ROWS
 
 }  // namespace kernels
 }  // namespace dmlcpu

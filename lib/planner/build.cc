@@ -158,6 +158,10 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->find_out_of_range = set.find_out_of_range[static_cast<int>(plan->index_type)];
   plan->transpose_tile =
       plan->stream_stores ? set.transpose_tile_stream[slot] : set.transpose_tile[slot];
+  const int index_slot = static_cast<int>(plan->index_type);
+  plan->gather_row = !plan->fused_row_gather ? nullptr
+                     : plan->stream_stores   ? set.gather_row_stream[slot][index_slot]
+                                             : set.gather_row[slot][index_slot];
   return Status::Ok();
 }
 

@@ -204,6 +204,7 @@ void ChooseFastPaths(Plan* plan) {
   plan->indexed_blocks = false;
   plan->merge_runs = false;
   plan->rows_share_indices = false;
+  plan->fused_row_gather = false;
   plan->stream_prefetch = false;
   const uint32_t last = plan->loop_count - 1;
   const Loop& row = plan->loops[last];
@@ -264,6 +265,15 @@ void ChooseFastPaths(Plan* plan) {
               static_cast<uint64_t>(std::max<int64_t>(0, plan->components[c].pitch_bytes));
     }
     plan->row_prefetch_bytes = forward && span <= kMaxPrefetchBytes ? span : 0;
+    // One fused pass per row where each element is one clamped index into the row's base
+    // (GATHER_ELEMENTS along the last axis, and any element gather of that form):
+    // {4096,4096} fp32 GATHER_ELEMENTS along axis 1, int64 ids, cold: 10.5 -> 7.8 ms on 1
+    // thread (0.26 -> 0.29 of the best copy), 0.36-0.38 -> 0.46-0.47 on 2.
+    const bool wide_index = plan->index_type == kernels::IndexType::kInt64 ||
+                            plan->index_type == kernels::IndexType::kUint64;
+    plan->fused_row_gather = !shared && !plan->tiled && plan->component_count == 1 &&
+                             row.in_stride_bytes == 0 && row.out_stride_bytes == elem &&
+                             row.idx_stride_bytes == (wide_index ? 8 : 4);
   }
 }
 

@@ -123,6 +123,10 @@ struct Plan {
   bool indexed_blocks = false;
   bool merge_runs = false;  // indexed_blocks: adjacent output blocks of >= kMinMergeBlockBytes
   bool rows_share_indices = false;
+  // K4 rows of one index component read from the row's own base (input stride 0) with
+  // contiguous indices and output, rows not sharing indices: each row is one pass of
+  // KernelSet::gather_row (clamp, scale and load fused; no offsets array).
+  bool fused_row_gather = false;
   // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
   // next row's span while gathering the current one; 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
@@ -155,6 +159,7 @@ struct Plan {
   kernels::ResolveIndicesFn resolve = nullptr;
   kernels::FindOutOfRangeFn find_out_of_range = nullptr;
   kernels::TransposeTileFn transpose_tile = nullptr;
+  kernels::GatherRowFn gather_row = nullptr;  // fused_row_gather only
 };
 
 // ---- Pipeline stages (each a pure function) ----

@@ -210,6 +210,34 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                   .Test(Devices()));
 }
 
+// GATHER_ELEMENTS along the last axis runs one fused clamp-and-gather pass per row
+// (plan.fused_row_gather): every width and index type, out-of-range ids under kClamp,
+// misaligned and padded output rows, rows of 1 to past two vectors. (Offsets too wide for
+// 32-bit gathers: kernels_test.)
+TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
+  const DML_TENSOR_DATA_TYPE index_types[] = {
+      DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_INT64,
+      DML_TENSOR_DATA_TYPE_UINT64};
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    for (DML_TENSOR_DATA_TYPE index_type : index_types) {
+      for (uint32_t cols : {1u, 7u, 33u, 200u}) {
+        EXPECT_TRUE(GatherElementsTester()
+                        .ElementBytes(width)
+                        .InputSizes({300, cols + 5})
+                        .IndicesSizes({300, cols})
+                        .OutputStrides({cols + 3, 1})
+                        .Axis(1)
+                        .IndexType(index_type)
+                        .Indices(IndexValues::kOutOfRange)
+                        .Misalignment(width == 1 ? 1 : 4)
+                        .Seed(width * 1000 + cols)
+                        .Test(Devices()))
+            << "width " << width << " cols " << cols << " index type " << index_type;
+      }
+    }
+  }
+}
+
 // Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
 // (flip), K3 streamed blocks, K4 staged gathers.
 TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {

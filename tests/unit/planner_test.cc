@@ -1,5 +1,6 @@
 // Planner unit tests: each transform with worked examples (design.md section 3).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -186,6 +187,33 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).stream_stores);
   Tensor quarter(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1024});
   EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
+}
+
+// GATHER_ELEMENTS along the last axis fuses clamp and gather per row; along axis 0 (tiled
+// strips, input stride along the row) and for rows sharing ids it does not.
+TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {64, 7});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 7});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC last = {&in.desc, &idx.desc, &out.desc, 1};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &last}, false, &plan).ok());
+  EXPECT_TRUE(plan.fused_row_gather);
+  EXPECT_NE(plan.gather_row, nullptr);
+  EXPECT_NE(DescribePlan(plan).find("clamped and gathered in one pass per row"), std::string::npos)
+      << DescribePlan(plan);
+  Tensor idx0(DML_TENSOR_DATA_TYPE_INT64, {7, 100});
+  Tensor out0(DML_TENSOR_DATA_TYPE_FLOAT32, {7, 100});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC first = {&in.desc, &idx0.desc, &out0.desc, 0};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &first}, false, &plan).ok());
+  EXPECT_FALSE(plan.fused_row_gather);
+  EXPECT_EQ(plan.gather_row, nullptr);
+  // GATHER of the innermost axis: every row uses the same ids.
+  Tensor ids(DML_TENSOR_DATA_TYPE_INT32, {1, 7});
+  DML_GATHER_OPERATOR_DESC inner = {&in.desc, &ids.desc, &out.desc, 1, 1};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &inner}, false, &plan).ok());
+  EXPECT_TRUE(plan.rows_share_indices);
+  EXPECT_FALSE(plan.fused_row_gather);
 }
 
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
