@@ -19,10 +19,13 @@
 //   copy_large.
 // - transpose_tile: blocks of 64 x 64 bytes through a local block, each dst line stored whole
 //   (streamed when line-aligned in the _stream variant); leftovers element by element.
-// - gather_row: one pass of clamp, scale and load per element (contiguous dst and indices);
-//   the _stream variant assembles and streams whole dst lines.
-// - gather: scalar loop with 8 loads in flight (SIMD gathers are no faster on the target
-//   machine, see design.md section 4).
+// - gather_row: one pass of clamp, scale and load per element (contiguous dst and indices):
+//   4- and 8-byte elements by GatherOffset of whole vectors (streamed in the _stream variant),
+//   the rest scalar; prefetches the index stream and the next row as it goes.
+// - gather: scalar loop with 8 loads in flight over a resolved offsets array (SIMD gathers
+//   were no faster there on the target machine).
+//   The one place SIMD gathers are used is gather_row, where the offsets come straight from the
+//   clamped indices in registers: there they measured faster (GatherRow's comment).
 // - resolve: contiguous indices: widen to 64-bit, wrap negatives, unsigned Min with
 //   dim_size - 1, 64-bit multiply by the pitch (emulated by Highway below AVX3). Else scalar.
 // - find_out_of_range: contiguous indices: running Min/Max over 4 vectors checked against the
