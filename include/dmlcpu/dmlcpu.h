@@ -34,6 +34,7 @@ namespace internal {
 struct DeviceState;
 struct ExecArgs;
 struct Plan;
+class ScratchPool;
 }  // namespace internal
 
 // What Execute does with an index outside [-D, D-1] (signed types) or [0, D-1] (unsigned).
@@ -139,6 +140,8 @@ class DMLCPU_API CompiledOperator {
   std::shared_ptr<const internal::DeviceState> device_;
   std::shared_ptr<const internal::Plan> plan_;
   std::shared_ptr<const void> backend_op_;  // the D3D12 backend's operator, else null
+  // Scratch slots for plans that pack input strips (allocated by Compile), else null.
+  std::shared_ptr<internal::ScratchPool> scratch_;
 };
 
 // Owns (or borrows) the thread pool. Thread-safe: Compile may be called concurrently.

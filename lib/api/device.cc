@@ -1,10 +1,12 @@
 // C++ API entry points: Device, Compile, Execute and the O(1) binding checks.
+#include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "core/format.h"
 #include "dmlcpu/dmlcpu.h"
 #include "executor/executor.h"
+#include "executor/scratch_pool.h"
 #include "planner/plan.h"
 #if defined(DMLCPU_HAS_D3D12)
 #include "backends/d3d12/d3d12_backend.h"
@@ -205,6 +207,13 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
       op.backend_op_ = std::move(d3d12_op).value();
 #endif
     }
+    if (plan->pack_bytes != 0 && !op.backend_op_) {
+      // One slot per thread that can run units of one Execute, and one more for a second
+      // caller; threads finding none read the input directly.
+      const uint32_t slots = std::min<uint32_t>(internal::ScratchPool::kMaxSlots,
+                                                state_->executor.concurrency() + 2);
+      op.scratch_ = std::make_shared<internal::ScratchPool>(plan->pack_bytes, slots);
+    }
     op.device_ = state_;
     op.plan_ = std::move(plan);
     return op;
@@ -305,7 +314,7 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
   const internal::ExecArgs args = {
       static_cast<const uint8_t*>(inputs[0].data),
       plan.input_count > 1 ? static_cast<const uint8_t*>(inputs[1].data) : nullptr,
-      static_cast<uint8_t*>(outputs[0].data)};
+      static_cast<uint8_t*>(outputs[0].data), scratch_.get()};
   if (plan.strict_indices) {
     internal::BadIndex bad;
     if (!internal::ScanIndices(plan, args.indices, &bad)) {

@@ -1,4 +1,5 @@
 #include "executor/executor.h"
+#include "executor/scratch_pool.h"
 
 #include "core/check.h"
 
@@ -273,9 +274,15 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       const uint8_t* idx = args.indices + idx_off;
       if (plan.fused_row_gather) {  // one pass; the kernel does the prefetching
         const IndexComponent& comp = plan.components[0];
-        plan.gather_row(out, in, idx + comp.idx_offset_bytes, count, comp.dim_size,
-                        comp.pitch_bytes, next_row_in,
-                        next_row_in != nullptr ? plan.row_prefetch_bytes : 0);
+        kernels::RowPrefetch prefetch;
+        prefetch.next = next_row_in;
+        prefetch.next_bytes = next_row_in != nullptr ? plan.row_prefetch_bytes : 0;
+        // Rows of indices that run on into the next row's (a packed index tensor).
+        prefetch.indices_ahead =
+            plan.loop_count >= 2 &&
+            plan.loops[plan.loop_count - 2].idx_stride_bytes == row.size * row.idx_stride_bytes;
+        plan.gather_row(out, in, 0, idx + comp.idx_offset_bytes, count, comp.dim_size,
+                        comp.pitch_bytes, &prefetch);
         return;
       }
       int64_t offsets_bytes[kChunkItems];
@@ -574,6 +581,90 @@ void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, u
   }
 }
 
+// Copies the strip starting at `src` (plan.components[0].dim_size rows of strip_bytes,
+// pitch_bytes apart) into `packed`, contiguous, prefetching a few dozen rows ahead: the rows
+// are a whole pitch apart, where no hardware prefetcher follows.
+void PackStrip(const Plan& plan, uint8_t* packed, const uint8_t* src, int64_t pitch_bytes,
+               uint64_t rows, uint64_t strip_bytes) {
+  constexpr uint64_t kGroupRows = 16, kAheadRows = 32;
+  int64_t offsets_bytes[kGroupRows];
+  for (uint64_t r = 0; r < rows; r += kGroupRows) {
+    const uint64_t n = std::min(kGroupRows, rows - r);
+    for (uint64_t k = 0; k < n; ++k) {
+      offsets_bytes[k] = static_cast<int64_t>(r + k) * pitch_bytes;
+      // Rows past the end are never read (a prefetch never faults).
+      const uintptr_t ahead = reinterpret_cast<uintptr_t>(src) +
+                              static_cast<uintptr_t>(offsets_bytes[k] + kAheadRows * pitch_bytes);
+      for (uint64_t off = 0; off < strip_bytes; off += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off));
+      }
+    }
+    plan.gather_blocks(packed + r * strip_bytes, static_cast<int64_t>(strip_bytes), src,
+                       offsets_bytes, n, strip_bytes, plan.kernel_set->copy_bytes,
+                       /*merge_runs=*/false, /*prefetch_blocks=*/false);
+  }
+}
+
+// K4 strips gathered from a packed copy (plan.pack_bytes): the strip is packed into `scratch`
+// whenever a row's input base differs from the packed one, and each row gathers from it with
+// the packed row size as the pitch.
+void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
+                     uint8_t* scratch) {
+  const uint32_t outer_count = plan.loop_count - 1;
+  const Loop& row = plan.loops[outer_count];
+  const IndexComponent& comp = plan.components[0];
+  const uint64_t strip_bytes = static_cast<uint64_t>(row.size) * plan.elem_bytes;
+  const auto packed_pitch_bytes = static_cast<int64_t>(strip_bytes);
+  // Each row's indices are a whole index row pitch from the last: prefetch them some rows
+  // ahead along the loop above the row (past a strip's end that is a wasted prefetch only).
+  constexpr int64_t kIndexAheadRows = 16;
+  const uint64_t row_index_bytes =
+      row.idx_stride_bytes > 0
+          ? static_cast<uint64_t>(row.size) * static_cast<uint64_t>(row.idx_stride_bytes)
+          : 0;
+  const int64_t index_ahead_bytes =
+      outer_count > 0 ? kIndexAheadRows * plan.loops[outer_count - 1].idx_stride_bytes : 0;
+  Odometer rows(plan, outer_count, begin);
+  bool packed = false;
+  int64_t packed_in_off = 0;
+  int64_t offsets_bytes[kChunkItems];
+  for (uint64_t unit = begin; unit < end; ++unit, rows.Step()) {
+    const RowOffsets& r = rows.offsets();
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(args.indices) +
+                            static_cast<uintptr_t>(r.idx_off + comp.idx_offset_bytes +
+                                                   index_ahead_bytes);
+    for (uint64_t off = 0; off < row_index_bytes; off += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + off));
+    }
+    if (!packed || r.in_off != packed_in_off) {
+      PackStrip(plan, scratch, args.input + r.in_off, comp.pitch_bytes, comp.dim_size,
+                strip_bytes);
+      packed = true;
+      packed_in_off = r.in_off;
+    }
+    uint8_t* out = args.output + r.out_off;
+    const uint8_t* idx = args.indices + r.idx_off + comp.idx_offset_bytes;
+    if (plan.gather_row != nullptr) {  // contiguous row of indices and output
+      plan.gather_row(out, scratch, row.in_stride_bytes, idx, static_cast<size_t>(row.size),
+                      comp.dim_size, packed_pitch_bytes, nullptr);
+      continue;
+    }
+    const uint8_t* in = scratch;
+    for (uint64_t done = 0; done < static_cast<uint64_t>(row.size);) {
+      const uint64_t n = std::min(kChunkItems, static_cast<uint64_t>(row.size) - done);
+      plan.resolve(idx, row.idx_stride_bytes, n, comp.dim_size, packed_pitch_bytes,
+                   offsets_bytes, false);
+      GatherChunk(plan, out, row.out_stride_bytes, in, row.in_stride_bytes, offsets_bytes, n,
+                  nullptr, done);
+      done += n;
+      const auto nn = static_cast<int64_t>(n);
+      out += nn * row.out_stride_bytes;
+      in += nn * row.in_stride_bytes;
+      idx += nn * row.idx_stride_bytes;
+    }
+  }
+}
+
 // The general case: an odometer over the outer loops, one kernel call per unit (row piece).
 // pf: null, or the prefetcher over RowSpans(begin, end).
 template <typename Pf>
@@ -619,15 +710,27 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   // The fast paths' invariants, guaranteed by the planner.
   DMLCPU_DCHECK(!plan.indexed_blocks || (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
   DMLCPU_DCHECK(!plan.rows_share_indices || plan.partition.pieces_per_row == 1);
+  DMLCPU_DCHECK(plan.pack_bytes == 0 ||
+                (plan.shape == KernelShape::kElementGather && plan.component_count == 1 &&
+                 plan.partition.pieces_per_row == 1 && !plan.fused_row_gather));
   DMLCPU_DCHECK(!plan.fused_row_gather ||
                 (plan.component_count == 1 && plan.gather_row != nullptr &&
                  plan.loops[plan.loop_count - 1].in_stride_bytes == 0));
+  DMLCPU_DCHECK(plan.gather_row == nullptr || plan.fused_row_gather || plan.pack_bytes != 0);
   DMLCPU_DCHECK(!plan.transpose_tiles || plan.loop_count >= 2);
   DMLCPU_DCHECK(!plan.stream_prefetch ||
                 (plan.shape != KernelShape::kElementGather && !plan.transpose_tiles));
   DMLCPU_DCHECK(!plan.stream_stores ||
                 plan.loops[plan.loop_count - 1].out_stride_bytes == plan.elem_bytes);
-  if (plan.transpose_tiles) {
+  uint8_t* slot = nullptr;
+  if (plan.pack_bytes != 0 && args.scratch != nullptr &&
+      args.scratch->slot_bytes() >= plan.pack_bytes) {
+    slot = args.scratch->Acquire();
+  }
+  if (slot != nullptr) {
+    RunPackedStrips(plan, args, begin, end, slot);
+    args.scratch->Release(slot);
+  } else if (plan.transpose_tiles) {
     RunTransposeTiles(plan, args, begin, end);
   } else if (plan.indexed_blocks) {
     RunIndexedBlocks(plan, args, begin, end);

@@ -12,10 +12,15 @@
 namespace dmlcpu {
 namespace internal {
 
+class ScratchPool;
+
 struct ExecArgs {
   const uint8_t* input;
   const uint8_t* indices;  // null when the plan has no index components
   uint8_t* output;
+  // Slots of at least plan.pack_bytes for plans with packed strips; null: none (the executor
+  // then reads the input directly).
+  ScratchPool* scratch = nullptr;
 };
 
 // First out-of-range index found by a strict-mode scan.

@@ -301,12 +301,12 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   const size_t group_bytes = 4 * n;  // >= one cache line on every x86 target
   auto* to = static_cast<uint8_t*>(dst);
   const auto* from = static_cast<const uint8_t*>(src);
-  // Below two lines, streaming would not cover a whole line. (The executor streams long rows in
-  // steps of a few hundred bytes to 1 KiB that start on line boundaries: those must stream too.)
-  if (bytes < 2 * kLineBytes) return CopyBytes(dst, src, bytes);
   // Head: up to the next cache-line boundary of dst, so that Stream sees aligned addresses and
-  // the write-combining buffers see whole lines.
+  // the write-combining buffers see whole lines. Without a whole line after it there is nothing
+  // to stream. (The executor streams rows in steps of a line to 1 KiB that start on line
+  // boundaries: those must stream too.)
   const size_t head_bytes = (0 - reinterpret_cast<uintptr_t>(to)) & (kLineBytes - 1);
+  if (bytes < head_bytes + kLineBytes) return CopyBytes(dst, src, bytes);
   std::memcpy(to, from, head_bytes);
   to += head_bytes;
   from += head_bytes;
@@ -493,24 +493,29 @@ void TransposeTile(void* dst, int64_t dst_row_stride_bytes, const void* src,
 
 // ------------------------------ gather_row
 
-// The prefetches of GatherRow, issued a little at a time as the row advances: the index stream
-// kIndexAheadBytes ahead, and the next row's span in proportion to the items done (a burst of
-// hundreds of prefetches at once would stall the loads).
+// The prefetches of GatherRow (RowPrefetch), issued a little at a time as the row advances:
+// the index stream kIndexAheadBytes ahead, and the next row's span in proportion to the items
+// done (a burst of hundreds of prefetches at once would stall the loads).
 template <typename I>
 class GatherRowPrefetch {
  public:
   static constexpr size_t kIndexAheadBytes = 4096;
-  GatherRowPrefetch(const uint8_t* indices, size_t count, const void* next, size_t next_bytes)
-      : indices_(reinterpret_cast<uintptr_t>(indices)),
+  GatherRowPrefetch(const uint8_t* indices, size_t count, const RowPrefetch* hint)
+      : indices_(hint != nullptr && hint->indices_ahead ? reinterpret_cast<uintptr_t>(indices)
+                                                        : 0),
         count_(count),
-        next_line_(reinterpret_cast<uintptr_t>(next) & ~uintptr_t{63}),
-        next_bytes_(next == nullptr ? 0 : (reinterpret_cast<uintptr_t>(next) & 63) + next_bytes) {}
+        next_line_(hint == nullptr ? 0 : reinterpret_cast<uintptr_t>(hint->next) & ~uintptr_t{63}),
+        next_bytes_(hint == nullptr || hint->next == nullptr
+                        ? 0
+                        : (reinterpret_cast<uintptr_t>(hint->next) & 63) + hint->next_bytes) {}
   // Items [first, first + n) are about to be gathered. Addresses are integers: prefetching past
   // the end of the indices never faults.
   HWY_INLINE void Upto(size_t first, size_t n) {
-    const uintptr_t from = indices_ + first * sizeof(I) + kIndexAheadBytes;
-    for (uintptr_t line = from & ~uintptr_t{63}; line < from + n * sizeof(I); line += 64) {
-      hwy::Prefetch(reinterpret_cast<const uint8_t*>(line));
+    if (indices_ != 0) {
+      const uintptr_t from = indices_ + first * sizeof(I) + kIndexAheadBytes;
+      for (uintptr_t line = from & ~uintptr_t{63}; line < from + n * sizeof(I); line += 64) {
+        hwy::Prefetch(reinterpret_cast<const uint8_t*>(line));
+      }
     }
     // next_bytes_ <= 64 KiB + 63 and count_ < 2^32: the product fits.
     const uint64_t target = next_bytes_ * (first + n) / count_;
@@ -520,7 +525,7 @@ class GatherRowPrefetch {
   }
 
  private:
-  uintptr_t indices_;
+  uintptr_t indices_;  // 0: no index prefetch
   size_t count_;
   uintptr_t next_line_;
   uint64_t next_bytes_;
@@ -557,13 +562,14 @@ HWY_INLINE hn::Vec<DU64> ClampIndexLanes(DU64 du64, const I* indices, uint64_t d
 }
 
 // The vector part of GatherRow for 4- and 8-byte elements: whole vectors of clamped indices,
-// scaled to byte offsets and gathered (4-byte elements with 32-bit offsets, so only when every
-// offset fits), stored (streamed: from the first vector-aligned dst element on). Returns how
-// many leading items it did; the caller does the rest.
+// scaled to byte offsets (plus each lane's src stride) and gathered (4-byte elements with 32-bit
+// offsets, so only when every offset of a vector fits), stored (streamed: from the first
+// vector-aligned dst element on). Returns how many leading items it did; the caller does the
+// rest.
 template <typename T, typename I, bool kStream>
 HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
-                                   const uint8_t* HWY_RESTRICT ix, size_t count,
-                                   uint64_t dim_size, int64_t pitch_bytes,
+                                   int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
+                                   size_t count, uint64_t dim_size, int64_t pitch_bytes,
                                    GatherRowPrefetch<I>& pf) {
   using TU = hwy::MakeUnsigned<T>;
   const hn::ScalableTag<TU> dt;
@@ -571,20 +577,29 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
   const hn::ScalableTag<uint64_t> du64;
   const size_t step = hn::Lanes(dt);  // items per data vector
   const size_t vec_bytes = step * sizeof(T);
-  if (pitch_bytes < 0 || reinterpret_cast<uintptr_t>(d) % sizeof(T) != 0 || count < 2 * step) {
+  if (pitch_bytes < 0 || src_stride_bytes < 0 || reinterpret_cast<uintptr_t>(d) % sizeof(T) != 0 ||
+      count < step) {
     return 0;
   }
   const auto pitch = static_cast<uint64_t>(pitch_bytes);
+  const auto stride = static_cast<uint64_t>(src_stride_bytes);
   constexpr uint64_t kMaxOffset32 = 0x7FFFFFFF;
-  if (sizeof(T) == 4 && pitch != 0 && dim_size - 1 > kMaxOffset32 / pitch) return 0;
-  const auto* base = reinterpret_cast<const TU*>(s);
+  if (sizeof(T) == 4 && ((pitch != 0 && dim_size - 1 > kMaxOffset32 / pitch) ||
+                         (stride != 0 && step - 1 > (kMaxOffset32 - (dim_size - 1) * pitch) /
+                                                        stride))) {
+    return 0;
+  }
   const auto pitch_v = hn::Set(du64, pitch);
+  const size_t half = hn::Lanes(du64);
+  const auto lanes_lo = hn::Mul(hn::Iota(du64, 0), hn::Set(du64, stride));
+  const auto lanes_hi = hn::Mul(hn::Iota(du64, half), hn::Set(du64, stride));
   size_t i = 0;
   if (kStream) {  // Stream needs vector-aligned addresses
     const size_t head = ((0 - reinterpret_cast<uintptr_t>(d)) & (vec_bytes - 1)) / sizeof(T);
     for (; i < head; ++i) {
       const uint64_t c = ClampIndex<I>(LoadElem<I>(ix + i * sizeof(I)), dim_size);
-      StoreElem<T>(d + i * sizeof(T), LoadElem<T>(s + OffsetBytes(c, pitch_bytes)));
+      StoreElem<T>(d + i * sizeof(T),
+                   LoadElem<T>(s + i * stride + OffsetBytes(c, pitch_bytes)));
     }
   }
   for (; i + step <= count; i += step) {
@@ -592,15 +607,17 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
     const auto* at = AsLanes<I>(ix + i * sizeof(I));
     hn::Vec<decltype(dti)> offsets;
     if constexpr (sizeof(T) == 8) {
-      offsets = hn::BitCast(dti, hn::Mul(ClampIndexLanes<I>(du64, at, dim_size), pitch_v));
+      offsets = hn::BitCast(
+          dti, hn::Add(hn::Mul(ClampIndexLanes<I>(du64, at, dim_size), pitch_v), lanes_lo));
     } else {
       const hn::Half<decltype(dt)> dh;
-      const size_t half = hn::Lanes(du64);
-      const auto lo = hn::Mul(ClampIndexLanes<I>(du64, at, dim_size), pitch_v);
-      const auto hi = hn::Mul(ClampIndexLanes<I>(du64, at + half, dim_size), pitch_v);
+      const auto lo =
+          hn::Add(hn::Mul(ClampIndexLanes<I>(du64, at, dim_size), pitch_v), lanes_lo);
+      const auto hi =
+          hn::Add(hn::Mul(ClampIndexLanes<I>(du64, at + half, dim_size), pitch_v), lanes_hi);
       offsets = hn::BitCast(dti, hn::Combine(dt, hn::TruncateTo(dh, hi), hn::TruncateTo(dh, lo)));
     }
-    const auto v = hn::GatherOffset(dt, base, offsets);
+    const auto v = hn::GatherOffset(dt, AsLanes<TU>(s + i * stride), offsets);
     auto* to = AsLanes<TU>(d + i * sizeof(T));
     if (kStream) {
       hn::Stream(v, dt, to);
@@ -613,32 +630,35 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
 
 #endif  // DMLCPU_KERNELS_HAVE_VECTORS
 
-// dst[i] = src[clamp(indices[i]) * pitch_bytes] with contiguous dst and indices: the index is
-// clamped and scaled in the same pass as the load (no offsets array in between). 4- and 8-byte
-// elements go by vector gathers (measured on the target machine, GATHER_ELEMENTS along the last
-// axis of {4096,4096} fp32 with int64 ids, 1 thread, cold, streamed: 6.5 ms, against 9 ms for
-// resolving into an offsets array and a scalar gather); the stream variant streams those
-// vectors (no fence). Other widths and the leftovers: scalar loads, regular stores. Prefetches
-// the index stream ahead and, spread over the row, the span the caller names (the next row).
+// dst[i] = src[i * src_stride_bytes + clamp(indices[i]) * pitch_bytes] with contiguous dst and
+// indices: the index is clamped and scaled in the same pass as the load (no offsets array in
+// between). 4- and 8-byte elements go by vector gathers (measured on the target machine,
+// GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64 ids, 1 thread, cold,
+// streamed: 6.5 ms, against 9 ms for resolving into an offsets array and a scalar gather); the
+// stream variant streams those vectors (no fence). Other widths and the leftovers: scalar loads,
+// regular stores. Prefetches what `prefetch` names as it goes.
 template <typename T, typename I, bool kStream>
-void GatherRow(void* dst, const void* src, const void* indices, size_t count, uint64_t dim_size,
-               int64_t pitch_bytes, const void* prefetch_next, size_t prefetch_next_bytes) {
+void GatherRow(void* dst, const void* src, int64_t src_stride_bytes, const void* indices,
+               size_t count, uint64_t dim_size, int64_t pitch_bytes,
+               const RowPrefetch* prefetch) {
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   const auto* ix = static_cast<const uint8_t*>(indices);
   if (count == 0) return;
-  GatherRowPrefetch<I> pf(ix, count, prefetch_next, prefetch_next_bytes);
+  GatherRowPrefetch<I> pf(ix, count, prefetch);
   size_t i = 0;
 #if DMLCPU_KERNELS_HAVE_VECTORS
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    i = GatherRowVectors<T, I, kStream>(d, s, ix, count, dim_size, pitch_bytes, pf);
+    i = GatherRowVectors<T, I, kStream>(d, s, src_stride_bytes, ix, count, dim_size, pitch_bytes,
+                                        pf);
   }
 #endif
   constexpr size_t kStepItems = 16;
   for (; i < count; ++i) {
     if (i % kStepItems == 0) pf.Upto(i, std::min(kStepItems, count - i));
     const uint64_t c = ClampIndex<I>(LoadElem<I>(ix + i * sizeof(I)), dim_size);
-    StoreElem<T>(d + i * sizeof(T), LoadElem<T>(s + OffsetBytes(c, pitch_bytes)));
+    const int64_t at = static_cast<int64_t>(i) * src_stride_bytes + OffsetBytes(c, pitch_bytes);
+    StoreElem<T>(d + i * sizeof(T), LoadElem<T>(s + at));
   }
 }
 

@@ -81,15 +81,21 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
 using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
                                  int64_t src_row_stride_bytes, size_t rows, size_t cols);
 
-// dst[i] = src[c_i * pitch_bytes] for i in [0, count), c_i = clamp(indices[i]) per the kClamp
-// rule of ResolveIndicesFn; dst elements (the table slot's width) and indices (the index type)
-// are contiguous. dim_size >= 1. While gathering, prefetches the indices a few KiB ahead (past
-// `count` too) and, spread over the row, the prefetch_next_bytes bytes from prefetch_next (the
-// next row's input; null: none). The _stream variant writes dst with non-temporal stores where
-// it can and does not fence (the caller issues StoreFence()).
-using GatherRowFn = void (*)(void* dst, const void* src, const void* indices, size_t count,
-                             uint64_t dim_size, int64_t pitch_bytes, const void* prefetch_next,
-                             size_t prefetch_next_bytes);
+// What gather_row prefetches while it runs.
+struct RowPrefetch {
+  const void* next = nullptr;  // a span read next (the next row's input), spread over the row
+  size_t next_bytes = 0;
+  bool indices_ahead = false;  // the index stream continues past `count`: run a few KiB ahead
+};
+
+// dst[i] = src[i * src_stride_bytes + c_i * pitch_bytes] for i in [0, count), c_i =
+// clamp(indices[i]) per the kClamp rule of ResolveIndicesFn; dst elements (the table slot's
+// width) and indices (the index type) are contiguous. dim_size >= 1. prefetch: null for none.
+// The _stream variant writes dst with non-temporal stores where it can and does not fence (the
+// caller issues StoreFence()).
+using GatherRowFn = void (*)(void* dst, const void* src, int64_t src_stride_bytes,
+                             const void* indices, size_t count, uint64_t dim_size,
+                             int64_t pitch_bytes, const RowPrefetch* prefetch);
 
 struct KernelSet {
   const char* name;               // "scalar", or Highway's target name ("AVX2", "AVX3", ...)

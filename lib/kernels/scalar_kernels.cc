@@ -88,15 +88,17 @@ size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_
 }
 
 template <typename T, typename I>
-void GatherRowScalar(void* dst, const void* src, const void* indices, size_t count,
-                     uint64_t dim_size, int64_t pitch_bytes, const void* /*prefetch_next*/,
-                     size_t /*prefetch_next_bytes*/) {
+void GatherRowScalar(void* dst, const void* src, int64_t src_stride_bytes, const void* indices,
+                     size_t count, uint64_t dim_size, int64_t pitch_bytes,
+                     const RowPrefetch* /*prefetch*/) {
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   const auto* ix = static_cast<const uint8_t*>(indices);
   for (size_t i = 0; i < count; ++i) {
     const uint64_t c = ClampIndex<I>(LoadAt<I>(ix + i * sizeof(I)), dim_size);
-    StoreAt<T>(d + i * sizeof(T), LoadAt<T>(s + static_cast<int64_t>(c) * pitch_bytes));
+    const int64_t at = static_cast<int64_t>(i) * src_stride_bytes +
+                       static_cast<int64_t>(c) * pitch_bytes;
+    StoreAt<T>(d + i * sizeof(T), LoadAt<T>(s + at));
   }
 }
 

@@ -159,9 +159,13 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->transpose_tile =
       plan->stream_stores ? set.transpose_tile_stream[slot] : set.transpose_tile[slot];
   const int index_slot = static_cast<int>(plan->index_type);
-  plan->gather_row = !plan->fused_row_gather ? nullptr
-                     : plan->stream_stores   ? set.gather_row_stream[slot][index_slot]
-                                             : set.gather_row[slot][index_slot];
+  // Fused rows, and packed strips whose rows have contiguous indices and output.
+  const Loop& last = plan->loops[plan->loop_count - 1];
+  const bool packed_rows = plan->pack_bytes != 0 && last.out_stride_bytes == plan->elem_bytes &&
+                           last.idx_stride_bytes == IndexBytes(plan->index_type);
+  plan->gather_row = !plan->fused_row_gather && !packed_rows ? nullptr
+                     : plan->stream_stores ? set.gather_row_stream[slot][index_slot]
+                                           : set.gather_row[slot][index_slot];
   return Status::Ok();
 }
 

@@ -74,6 +74,11 @@ std::string DescribePlan(const Plan& plan) {
   if (plan.stream_prefetch) {
     s += "  prefetch: software prefetch along the input stream, across row and block boundaries\n";
   }
+  if (plan.pack_bytes != 0) {
+    s += StrFormat("  packing: each strip (%llu bytes) copied into a scratch slot, then gathered "
+                   "from there\n",
+                   static_cast<unsigned long long>(plan.pack_bytes));
+  }
   if (plan.row_prefetch_bytes != 0) {
     s += StrFormat("  prefetch: the next row's %llu input bytes while gathering a row\n",
                    static_cast<unsigned long long>(plan.row_prefetch_bytes));

@@ -137,6 +137,11 @@ struct Plan {
   bool stream_prefetch = false;
   // The loops were reordered into cache tiles (see TileForLocality).
   bool tiled = false;
+  // K4 strips (TileGatherStrips) gathered from a packed copy: bytes of one packed strip, the
+  // gathered axis' dim_size rows of the strip's row bytes, contiguous; 0 = not packed. The
+  // executor copies a strip into a scratch slot of the compiled operator when its rows start
+  // (input base changes), then gathers from there; without a free slot it reads the input.
+  uint64_t pack_bytes = 0;
   // A transposed copy: the last two loops form one 2-D tile per unit, copied by
   // KernelSet::transpose_tile (dst rows along loops[L-2], dst columns along loops[L-1]).
   bool transpose_tiles = false;
@@ -210,6 +215,8 @@ uint64_t CalcTensorBytes(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_
                          const uint32_t* strides);
 // Element width in bytes (0 for unknown and for 4-bit types).
 uint32_t ElementBytes(DML_TENSOR_DATA_TYPE type);
+// 4 for 32-bit index types, 8 for 64-bit ones.
+uint32_t IndexBytes(kernels::IndexType type);
 const char* DataTypeName(DML_TENSOR_DATA_TYPE type);
 const char* OperatorName(DML_OPERATOR_TYPE type);
 

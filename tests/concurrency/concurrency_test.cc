@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -20,6 +21,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
+#include "executor/scratch_pool.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
 
@@ -139,6 +141,102 @@ TEST(ConcurrencyTest, ManyThreadsExecuteOneCompiledOperator) {
         std::vector<float> output;
         for (int r = 0; r < kRuns; ++r) {
           if (!gather.Execute(shared, &output).ok() || output != gather.expected()) ++failures;
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(failures.load(), 0);
+  }
+}
+
+// The pool itself: slots are distinct, 64-byte aligned and of at least the asked size; when
+// all are out Acquire returns null; a released slot comes back; many threads taking and
+// returning slots never share one.
+TEST(ScratchPoolTest, SlotsAreExclusive) {
+  dmlcpu::internal::ScratchPool pool(1000, 3);
+  EXPECT_GE(pool.slot_bytes(), 1000u);
+  uint8_t* a = pool.Acquire();
+  uint8_t* b = pool.Acquire();
+  uint8_t* c = pool.Acquire();
+  ASSERT_TRUE(a != nullptr && b != nullptr && c != nullptr);
+  EXPECT_TRUE(a != b && b != c && a != c);
+  for (uint8_t* p : {a, b, c}) EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  EXPECT_EQ(pool.Acquire(), nullptr);
+  pool.Release(b);
+  EXPECT_EQ(pool.Acquire(), b);
+  pool.Release(a);
+  pool.Release(b);
+  pool.Release(c);
+
+  dmlcpu::internal::ScratchPool shared(64, 4);
+  std::atomic<int> overlaps{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < 2000; ++r) {
+        uint8_t* slot = shared.Acquire();
+        if (slot == nullptr) continue;
+        std::memset(slot, t, 64);
+        for (int k = 0; k < 64; ++k) {
+          if (slot[k] != static_cast<uint8_t>(t)) ++overlaps;
+        }
+        shared.Release(slot);
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(overlaps.load(), 0);
+}
+
+// GATHER_ELEMENTS along axis 0 of {2048, 640} fp32 with INT32 ids {1024, 640}: a plan that
+// packs input strips into the compiled operator's scratch slots (one per device thread, plus
+// two). Six callers at once take every slot; the ones finding none read the input directly.
+TEST(ConcurrencyTest, PackedStripsWithMoreCallersThanScratchSlots) {
+  constexpr uint32_t kRows = 2048, kCols = 640, kOutRows = 1024;
+  uint32_t in_sizes[2] = {kRows, kCols}, idx_sizes[2] = {kOutRows, kCols};
+  std::mt19937_64 rng(7);
+  std::vector<float> input(uint64_t{kRows} * kCols);
+  for (float& v : input) v = static_cast<float>(rng() % 100000);
+  std::vector<int32_t> indices(uint64_t{kOutRows} * kCols);
+  for (int32_t& v : indices) v = static_cast<int32_t>(rng() % kRows);
+  DML_BUFFER_TENSOR_DESC in{}, idx{}, out{};
+  in.DataType = out.DataType = DML_TENSOR_DATA_TYPE_FLOAT32;
+  idx.DataType = DML_TENSOR_DATA_TYPE_INT32;
+  in.DimensionCount = idx.DimensionCount = out.DimensionCount = 2;
+  in.Sizes = in_sizes;
+  idx.Sizes = out.Sizes = idx_sizes;
+  in.TotalTensorSizeInBytes = input.size() * sizeof(float);
+  idx.TotalTensorSizeInBytes = indices.size() * sizeof(int32_t);
+  out.TotalTensorSizeInBytes = indices.size() * sizeof(float);
+  const DML_TENSOR_DESC in_t{DML_TENSOR_TYPE_BUFFER, &in}, idx_t{DML_TENSOR_TYPE_BUFFER, &idx},
+      out_t{DML_TENSOR_TYPE_BUFFER, &out};
+  const DML_GATHER_ELEMENTS_OPERATOR_DESC ge{&in_t, &idx_t, &out_t, 0};
+  const DML_OPERATOR_DESC desc{DML_OPERATOR_GATHER_ELEMENTS, &ge};
+  std::vector<float> expected(indices.size(), -1.0f);
+  const void* inputs[2] = {input.data(), indices.data()};
+  const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(desc, inputs, 2, expected.data());
+  ASSERT_TRUE(ref.ok) << ref.error;
+  for (uint32_t max_threads : {0u, 1u, 2u}) {
+    SCOPED_TRACE(max_threads);
+    dmlcpu::Device device(dmlcpu::DeviceOptions{max_threads, nullptr});
+    auto op = device.Compile(desc);
+    ASSERT_TRUE(op.ok()) << op.status().message();
+    ASSERT_NE(op->Describe().find("packing:"), std::string::npos) << op->Describe();
+    const dmlcpu::CompiledOperator shared = *op;
+    constexpr int kThreads = 6;
+    constexpr int kRuns = 3;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        std::vector<float> output;
+        for (int r = 0; r < kRuns; ++r) {
+          output.assign(expected.size(), -1.0f);
+          const dmlcpu::Status s = shared.Execute(
+              {{input.data(), input.size() * sizeof(float)},
+               {indices.data(), indices.size() * sizeof(int32_t)}},
+              {{output.data(), output.size() * sizeof(float)}});
+          if (!s.ok() || output != expected) ++failures;
         }
       });
     }

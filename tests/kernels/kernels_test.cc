@@ -929,55 +929,72 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
   };
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     // In-row gathers, strided pitches, one-element dims, and offsets too wide for 32 bits.
-    const Shape shapes[] = {{300, 1, false}, {7, 3, false}, {1, 1, false},
-                            {uint64_t{1} << 21, 1024, true}};
+    const Shape shapes[] = {
+        {300, 1, false}, {7, 3, false}, {1, 1, false}, {uint64_t{1} << 21, 1024, true}};
     for (const Shape& shape : shapes) {
       const int64_t pitch = static_cast<int64_t>(shape.pitch_elems * width);
       const uint64_t rows_held = shape.small_ids ? 16 : shape.dim;
-      std::vector<uint8_t> src(rows_held * static_cast<uint64_t>(pitch) + width);
-      for (auto& b : src) b = static_cast<uint8_t>(rng());
       for (size_t count : {size_t{0}, size_t{1}, size_t{5}, size_t{15}, size_t{16}, size_t{17},
                            size_t{33}, size_t{64}, size_t{100}, size_t{257}}) {
-        std::vector<I> idx(count);
-        for (auto& v : idx) {
-          if (shape.small_ids) {
-            v = static_cast<I>(rng() % 16);
-            continue;
+        // src stride per item: 0 (a row's own elements), one element (packed strips), three.
+        for (int64_t src_stride : {int64_t{0}, int64_t{width}, int64_t{3 * width}}) {
+          std::vector<uint8_t> src(rows_held * static_cast<uint64_t>(pitch) + width +
+                                   count * static_cast<uint64_t>(src_stride));
+          for (auto& b : src) b = static_cast<uint8_t>(rng());
+          std::vector<I> idx(count);
+          for (auto& v : idx) {
+            if (shape.small_ids) {
+              v = static_cast<I>(rng() % 16);
+              continue;
+            }
+            switch (rng() % 4) {
+              case 0:  // in range
+                v = static_cast<I>(rng() % shape.dim);
+                break;
+              case 1:  // negative, wrapping into range (signed types)
+                v = static_cast<I>(-static_cast<int64_t>(1 + rng() % shape.dim));
+                break;
+              case 2:  // too big
+                v = static_cast<I>(shape.dim + rng() % 50);
+                break;
+              default:  // anything
+                v = static_cast<I>(rng());
+                break;
+            }
           }
-          switch (rng() % 4) {
-            case 0: v = static_cast<I>(rng() % shape.dim); break;                   // in range
-            case 1: v = static_cast<I>(-static_cast<int64_t>(1 + rng() % shape.dim)); break;
-            case 2: v = static_cast<I>(shape.dim + rng() % 50); break;              // too big
-            default: v = static_cast<I>(rng()); break;                              // anything
-          }
-        }
-        for (size_t misalign : {size_t{0}, size_t{width}, size_t{4}, size_t{1}}) {
-          const size_t guard = 64;
-          std::vector<uint64_t> want_store((2 * guard + misalign + count * width) / 8 + 16);
-          uint8_t* want_base = reinterpret_cast<uint8_t*>(
-              (reinterpret_cast<uintptr_t>(want_store.data()) + 63) & ~uintptr_t{63});
-          const size_t total = 2 * guard + misalign + count * width;
-          std::memset(want_base, kSentinel, total);
-          for (size_t i = 0; i < count; ++i) {
-            const uint64_t c = ClampForTest<I>(idx[i], shape.dim);
-            std::memcpy(want_base + guard + misalign + i * width,
-                        src.data() + c * static_cast<uint64_t>(pitch), width);
-          }
-          std::vector<uint64_t> got_store(want_store.size());
-          uint8_t* got_base = reinterpret_cast<uint8_t*>(
-              (reinterpret_cast<uintptr_t>(got_store.data()) + 63) & ~uintptr_t{63});
-          for (const KernelSet* set : sets) {
-            for (int stream = 0; stream < 2; ++stream) {
-              std::memset(got_base, kSentinel, total);
-              const GatherRowFn fn = stream ? set->gather_row_stream[WidthSlot(width)][slot_i]
-                                            : set->gather_row[WidthSlot(width)][slot_i];
-              fn(got_base + guard + misalign, src.data(), idx.data(), count, shape.dim, pitch,
-                 count % 2 == 0 ? src.data() : nullptr, src.size());
-              StoreFence();
-              ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
-                  << set->name << (stream ? " stream" : "") << " width " << width
-                  << " index bytes " << sizeof(I) << " dim " << shape.dim << " pitch " << pitch
-                  << " count " << count << " misalign " << misalign;
+          for (size_t misalign : {size_t{0}, size_t{width}, size_t{4}, size_t{1}}) {
+            const size_t guard = 64;
+            std::vector<uint64_t> want_store((2 * guard + misalign + count * width) / 8 + 16);
+            uint8_t* want_base = reinterpret_cast<uint8_t*>(
+                (reinterpret_cast<uintptr_t>(want_store.data()) + 63) & ~uintptr_t{63});
+            const size_t total = 2 * guard + misalign + count * width;
+            std::memset(want_base, kSentinel, total);
+            for (size_t i = 0; i < count; ++i) {
+              const uint64_t c = ClampForTest<I>(idx[i], shape.dim);
+              std::memcpy(want_base + guard + misalign + i * width,
+                          src.data() + i * src_stride + c * static_cast<uint64_t>(pitch), width);
+            }
+            std::vector<uint64_t> got_store(want_store.size());
+            uint8_t* got_base = reinterpret_cast<uint8_t*>(
+                (reinterpret_cast<uintptr_t>(got_store.data()) + 63) & ~uintptr_t{63});
+            for (const KernelSet* set : sets) {
+              for (int stream = 0; stream < 2; ++stream) {
+                std::memset(got_base, kSentinel, total);
+                const GatherRowFn fn = stream ? set->gather_row_stream[WidthSlot(width)][slot_i]
+                                              : set->gather_row[WidthSlot(width)][slot_i];
+                RowPrefetch prefetch;
+                prefetch.next = src.data();
+                prefetch.next_bytes = src.size();
+                prefetch.indices_ahead = count % 3 == 0;
+                fn(got_base + guard + misalign, src.data(), src_stride, idx.data(), count,
+                   shape.dim, pitch, count % 2 == 0 ? &prefetch : nullptr);
+                StoreFence();
+                ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
+                    << set->name << (stream ? " stream" : "") << " width " << width
+                    << " index bytes " << sizeof(I) << " dim " << shape.dim << " pitch " << pitch
+                    << " count " << count << " misalign " << misalign << " src stride "
+                    << src_stride;
+              }
             }
           }
         }
@@ -988,8 +1005,8 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
 
 // gather_row and gather_row_stream of every set (the scalar one included) against a plain loop
 // of the clamp rule: every width and index type, in-range, negative, too large and arbitrary
-// ids, strided pitches, offsets too wide for 32-bit gathers, dst at every misalignment
-// (streamed from the first aligned vector on), guard bytes around dst.
+// ids, strided pitches, per-item src strides, offsets too wide for 32-bit gathers, dst at every
+// misalignment (streamed from the first aligned vector on), guard bytes around dst.
 TEST(GatherRowTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0x9a7e5);
   std::vector<const KernelSet*> sets = AllSupportedKernels();

@@ -238,6 +238,46 @@ TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
   }
 }
 
+// GATHER_ELEMENTS along axis 0 of a large input packs each one-line strip of the input into a
+// scratch slot and gathers from there (plan.pack_bytes): every width and index type, ids out of
+// range, a batch dimension (the strip is packed again for each batch), padded output rows, and
+// ids read through a transposed view, which take the packed path without the fused row kernel.
+TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
+  const DML_TENSOR_DATA_TYPE index_types[] = {
+      DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_INT64,
+      DML_TENSOR_DATA_TYPE_UINT64};
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    const uint32_t cols = 2560 / width;  // 2048 rows x 2560 bytes: a 5 MiB input
+    for (DML_TENSOR_DATA_TYPE index_type : index_types) {
+      EXPECT_TRUE(GatherElementsTester()
+                      .ElementBytes(width)
+                      .InputSizes({2048, cols})
+                      .IndicesSizes({300, cols})
+                      .OutputStrides({cols + 8, 1})
+                      .Axis(0)
+                      .IndexType(index_type)
+                      .Indices(IndexValues::kOutOfRange)
+                      .Seed(width * 10 + static_cast<uint32_t>(index_type))
+                      .Test(Devices()))
+          << "width " << width << " index type " << index_type;
+    }
+  }
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(4)
+                  .InputSizes({3, 2048, 640})
+                  .IndicesSizes({3, 100, 640})
+                  .Axis(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+                  .Test(Devices()));
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(2)
+                  .InputSizes({2048, 1280})
+                  .IndicesSizes({200, 1280})
+                  .IndicesStrides({1, 200})
+                  .Axis(0)
+                  .Test(Devices()));
+}
+
 // Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
 // (flip), K3 streamed blocks, K4 staged gathers.
 TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {

@@ -216,6 +216,33 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
   EXPECT_FALSE(plan.fused_row_gather);
 }
 
+// GATHER_ELEMENTS along axis 0 of {4096,4096} fp32: strips of one 64-byte line, packed (4096
+// rows x 64 bytes), ranges of whole strips; an input whose strip would not fit 512 KiB packed
+// keeps the unpacked 256-byte strips.
+TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {4096, 4096});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+  ASSERT_TRUE(plan.tiled);
+  EXPECT_EQ(plan.pack_bytes, 4096u * 64u);
+  EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 16);
+  EXPECT_GE(plan.partition.grain_units, 4096u);
+  EXPECT_NE(plan.gather_row, nullptr);
+  EXPECT_NE(DescribePlan(plan).find("packing:"), std::string::npos) << DescribePlan(plan);
+
+  Tensor tall(DML_TENSOR_DATA_TYPE_FLOAT32, {16384, 1024});
+  Tensor tall_idx(DML_TENSOR_DATA_TYPE_INT64, {64, 1024});
+  Tensor tall_out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 1024});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_tall = {&tall.desc, &tall_idx.desc, &tall_out.desc, 0};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_tall}, false, &plan).ok());
+  EXPECT_TRUE(plan.tiled);
+  EXPECT_EQ(plan.pack_bytes, 0u);
+  EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
+}
+
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {64, 7});
