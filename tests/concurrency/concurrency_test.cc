@@ -124,6 +124,25 @@ int ThreadCount() {
   return count;
 }
 
+// Runs `run_once` kRuns times on each of kThreads threads at once; returns how many runs
+// returned false.
+template <typename RunOnce>
+int FailuresFromManyThreads(const RunOnce& run_once) {
+  constexpr int kThreads = 6;
+  constexpr int kRuns = 3;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      for (int r = 0; r < kRuns; ++r) {
+        if (!run_once()) ++failures;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return failures.load();
+}
+
 TEST(ConcurrencyTest, ManyThreadsExecuteOneCompiledOperator) {
   const GatherRows gather(256, 128, 512, 1);  // 256 KiB of output: parallel on a default device
   for (uint32_t max_threads : {0u, 1u, 3u}) {
@@ -132,20 +151,11 @@ TEST(ConcurrencyTest, ManyThreadsExecuteOneCompiledOperator) {
     auto op = device.Compile(gather.desc());
     ASSERT_TRUE(op.ok()) << op.status().message();
     const dmlcpu::CompiledOperator shared = *op;
-    constexpr int kThreads = 6;
-    constexpr int kRuns = 3;
-    std::atomic<int> failures{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&] {
-        std::vector<float> output;
-        for (int r = 0; r < kRuns; ++r) {
-          if (!gather.Execute(shared, &output).ok() || output != gather.expected()) ++failures;
-        }
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(FailuresFromManyThreads([&] {
+                std::vector<float> output;
+                return gather.Execute(shared, &output).ok() && output == gather.expected();
+              }),
+              0);
   }
 }
 
@@ -223,25 +233,15 @@ TEST(ConcurrencyTest, PackedStripsWithMoreCallersThanScratchSlots) {
     ASSERT_TRUE(op.ok()) << op.status().message();
     ASSERT_NE(op->Describe().find("packing:"), std::string::npos) << op->Describe();
     const dmlcpu::CompiledOperator shared = *op;
-    constexpr int kThreads = 6;
-    constexpr int kRuns = 3;
-    std::atomic<int> failures{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-      threads.emplace_back([&] {
-        std::vector<float> output;
-        for (int r = 0; r < kRuns; ++r) {
-          output.assign(expected.size(), -1.0f);
-          const dmlcpu::Status s = shared.Execute(
-              {{input.data(), input.size() * sizeof(float)},
-               {indices.data(), indices.size() * sizeof(int32_t)}},
-              {{output.data(), output.size() * sizeof(float)}});
-          if (!s.ok() || output != expected) ++failures;
-        }
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(FailuresFromManyThreads([&] {
+                std::vector<float> output(expected.size(), -1.0f);
+                const dmlcpu::Status s = shared.Execute(
+                    {{input.data(), input.size() * sizeof(float)},
+                     {indices.data(), indices.size() * sizeof(int32_t)}},
+                    {{output.data(), output.size() * sizeof(float)}});
+                return s.ok() && output == expected;
+              }),
+              0);
   }
 }
 

@@ -905,6 +905,20 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
   }
 }
 
+// A buffer whose data() is 64-byte aligned (so that offsets from it fix a destination's
+// alignment to cache lines), `bytes` usable bytes.
+class LineAlignedBuffer {
+ public:
+  explicit LineAlignedBuffer(size_t bytes) : store_(bytes / 8 + 16) {}
+  uint8_t* data() {
+    return reinterpret_cast<uint8_t*>(
+        (reinterpret_cast<uintptr_t>(store_.data()) + 63) & ~uintptr_t{63});
+  }
+
+ private:
+  std::vector<uint64_t> store_;
+};
+
 // The kClamp rule, written out independently of the kernels.
 template <typename I>
 uint64_t ClampForTest(I v, uint64_t dim) {
@@ -964,19 +978,16 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
           }
           for (size_t misalign : {size_t{0}, size_t{width}, size_t{4}, size_t{1}}) {
             const size_t guard = 64;
-            std::vector<uint64_t> want_store((2 * guard + misalign + count * width) / 8 + 16);
-            uint8_t* want_base = reinterpret_cast<uint8_t*>(
-                (reinterpret_cast<uintptr_t>(want_store.data()) + 63) & ~uintptr_t{63});
             const size_t total = 2 * guard + misalign + count * width;
+            LineAlignedBuffer want_store(total), got_store(total);
+            uint8_t* want_base = want_store.data();
+            uint8_t* got_base = got_store.data();
             std::memset(want_base, kSentinel, total);
             for (size_t i = 0; i < count; ++i) {
               const uint64_t c = ClampForTest<I>(idx[i], shape.dim);
               std::memcpy(want_base + guard + misalign + i * width,
                           src.data() + i * src_stride + c * static_cast<uint64_t>(pitch), width);
             }
-            std::vector<uint64_t> got_store(want_store.size());
-            uint8_t* got_base = reinterpret_cast<uint8_t*>(
-                (reinterpret_cast<uintptr_t>(got_store.data()) + 63) & ~uintptr_t{63});
             for (const KernelSet* set : sets) {
               for (int stream = 0; stream < 2; ++stream) {
                 std::memset(got_base, kSentinel, total);
@@ -1041,11 +1052,11 @@ TEST(TransposeTileTest, MatchesPlainLoop) {
           for (auto& b : src) b = static_cast<uint8_t>(rng());
           const size_t guard = 64;
           const size_t dst_span = (rows - 1) * dst_pitch + cols * width;
-          // 64-byte aligned storage so that misalign 0 puts dst rows on line boundaries.
-          std::vector<uint64_t> want_store((guard + misalign + dst_span + guard) / 8 + 16);
-          uint8_t* want_base = reinterpret_cast<uint8_t*>(
-              (reinterpret_cast<uintptr_t>(want_store.data()) + 63) & ~uintptr_t{63});
+          // Misalign 0 puts dst rows on line boundaries.
           const size_t total = guard + misalign + dst_span + guard;
+          LineAlignedBuffer want_store(total), got_store(total);
+          uint8_t* want_base = want_store.data();
+          uint8_t* got_base = got_store.data();
           std::memset(want_base, kSentinel, total);
           uint8_t* want = want_base + guard + misalign;
           for (size_t r = 0; r < rows; ++r) {
@@ -1054,9 +1065,6 @@ TEST(TransposeTileTest, MatchesPlainLoop) {
                           width);
             }
           }
-          std::vector<uint64_t> got_store(want_store.size());
-          uint8_t* got_base = reinterpret_cast<uint8_t*>(
-              (reinterpret_cast<uintptr_t>(got_store.data()) + 63) & ~uintptr_t{63});
           for (const KernelSet* set : sets) {
             for (int stream = 0; stream < 2; ++stream) {
               std::memset(got_base, kSentinel, total);
