@@ -158,7 +158,7 @@ class DMLCPU_API Device {
   // plan needs is copied: the caller may free the descriptor (and its arrays) right after.
   // Plans that gather from packed input strips (GATHER_ELEMENTS along an outer axis of a large
   // input) also get their scratch here, so that Execute never allocates: max_concurrency() + 2
-  // slots of at most 512 KiB each, held by the CompiledOperator.
+  // slots of at most 512 KiB each, 8 MiB in all, held by the CompiledOperator.
   StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
                                      const CompileOptions& options = CompileOptions()) const;
 

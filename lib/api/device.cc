@@ -208,11 +208,14 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
 #endif
     }
     if (plan->pack_bytes != 0 && !op.backend_op_) {
-      // One slot per thread that can run units of one Execute, and one more for a second
-      // caller; threads finding none read the input directly.
-      const uint32_t slots = std::min<uint32_t>(internal::ScratchPool::kMaxSlots,
-                                                state_->executor.concurrency() + 2);
-      op.scratch_ = std::make_shared<internal::ScratchPool>(plan->pack_bytes, slots);
+      // One slot per thread that can run units of one Execute, and two more for other callers,
+      // at most 8 MiB in all; threads finding none read the input directly.
+      constexpr uint64_t kMaxScratchBytes = 8 << 20;
+      const uint64_t slots = std::min<uint64_t>(
+          {internal::ScratchPool::kMaxSlots, uint64_t{state_->executor.concurrency()} + 2,
+           std::max<uint64_t>(1, kMaxScratchBytes / plan->pack_bytes)});
+      op.scratch_ = std::make_shared<internal::ScratchPool>(plan->pack_bytes,
+                                                            static_cast<uint32_t>(slots));
     }
     op.device_ = state_;
     op.plan_ = std::move(plan);
