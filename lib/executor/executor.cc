@@ -815,22 +815,25 @@ void Executor::Run(const Plan& plan, const ExecArgs& args) const {
   }
   arena_->execute([&] {
     tbb::this_task_arena::isolate([&] {
+      // Tasks split the units in blocks of align_units (whole packed strips).
+      const uint64_t align = p.align_units;
+      const uint64_t blocks = p.unit_count / align;
       if (threads_ >= static_cast<uint32_t>(arena_->max_concurrency())) {
-        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, p.unit_count, p.grain_units),
+        tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks, p.grain_units / align),
                           [&](const tbb::blocked_range<uint64_t>& r) {
-                            RunUnits(plan, args, r.begin(), r.end());
+                            RunUnits(plan, args, r.begin() * align, r.end() * align);
                           });
         return;
       }
       // A borrowed arena wider than max_threads: exactly threads_ contiguous slices, so no
       // more than threads_ of the arena's threads take part.
-      const uint64_t slices = std::min<uint64_t>(threads_, p.unit_count);
+      const uint64_t slices = std::min<uint64_t>(threads_, blocks);
       tbb::parallel_for(
           tbb::blocked_range<uint64_t>(0, slices, 1),
           [&](const tbb::blocked_range<uint64_t>& r) {
             for (uint64_t slice = r.begin(); slice < r.end(); ++slice) {
-              RunUnits(plan, args, p.unit_count * slice / slices,
-                       p.unit_count * (slice + 1) / slices);
+              RunUnits(plan, args, blocks * slice / slices * align,
+                       blocks * (slice + 1) / slices * align);
             }
           },
           tbb::static_partitioner());

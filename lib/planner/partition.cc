@@ -17,6 +17,17 @@ constexpr uint64_t kGrainBytes = 32 << 10;
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// Consecutive units (rows of a strip-tiled K4 plan) that read the same strip: the product of
+// the innermost outer loops with input stride 0 (their rows differ only in indices and output).
+uint64_t PackedRunUnits(const Plan& plan) {
+  uint64_t units = 1;
+  for (uint32_t i = plan.loop_count - 1; i-- > 0;) {
+    if (plan.loops[i].in_stride_bytes != 0) break;
+    units *= static_cast<uint64_t>(plan.loops[i].size);
+  }
+  return units;
+}
+
 }  // namespace
 
 uint32_t IndexBytes(kernels::IndexType type) {
@@ -96,12 +107,9 @@ Partition MakePartition(const Plan& plan) {
   const uint64_t unit_bytes = p.piece_items * item_bytes + row_overhead_bytes;
   p.grain_units = unit_bytes >= kGrainBytes ? 1 : CeilDiv(kGrainBytes, unit_bytes);
   if (plan.pack_bytes != 0) {
-    // Every range of units packs the strips it starts in: keep ranges to whole strips.
-    uint64_t strip_units = 1;
-    for (uint32_t i = 1; i + 1 < plan.loop_count; ++i) {
-      strip_units *= static_cast<uint64_t>(plan.loops[i].size);
-    }
-    p.grain_units = std::max(p.grain_units, strip_units);
+    // Every range of units packs the strips it starts in: ranges of whole strips only.
+    p.align_units = PackedRunUnits(plan);
+    p.grain_units = CeilDiv(std::max(p.grain_units, p.align_units), p.align_units) * p.align_units;
   }
   return p;
 }
@@ -201,7 +209,6 @@ void TileGatherStrips(Plan* plan) {
                              : PickTile(row.size, std::max<int64_t>(1, 256 / elem),
                                         std::max<int64_t>(1, 64 / elem));
   if (strip == 0) return;
-  plan->pack_bytes = pack ? comp.dim_size * static_cast<uint64_t>(strip * elem) : 0;
   Loop loops[kMaxRank];
   uint32_t count = 0;
   loops[count++] = Scaled(row, strip);
@@ -210,6 +217,12 @@ void TileGatherStrips(Plan* plan) {
   for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
   plan->loop_count = count;
   plan->tiled = true;
+  // Packing reads the whole strip (dim_size lines): only worth it when enough consecutive rows
+  // gather from one packed strip. With an input-moving loop inside the strip loop, or few
+  // output rows along the axis, the strip would be packed for a handful of rows.
+  plan->pack_bytes = pack && PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 4)
+                         ? comp.dim_size * static_cast<uint64_t>(strip * elem)
+                         : 0;
 }
 
 }  // namespace

@@ -85,6 +85,9 @@ struct Partition {
   uint64_t piece_items = 1;     // items per piece (the last piece may be shorter)
   uint64_t unit_count = 1;      // rows * pieces_per_row
   uint64_t grain_units = 1;     // units per parallel task at least
+  // Parallel tasks start on multiples of this (packed strips: the units that share one packed
+  // strip, so that no two tasks pack the same strip); divides unit_count.
+  uint64_t align_units = 1;
   uint64_t bytes_moved = 0;     // read + written, indices included
   bool parallel = false;        // false below the serial cutoff: never touch TBB
 };

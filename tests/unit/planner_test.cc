@@ -217,8 +217,8 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
 }
 
 // GATHER_ELEMENTS along axis 0 of {4096,4096} fp32: strips of one 64-byte line, packed (4096
-// rows x 64 bytes), ranges of whole strips; an input whose strip would not fit 512 KiB packed
-// keeps the unpacked 256-byte strips.
+// rows x 64 bytes), tasks of whole strips; not packed where few rows share a strip, nor where a
+// strip would not fit 512 KiB packed (that one keeps the unpacked 256-byte strips).
 TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {4096, 4096});
@@ -232,6 +232,27 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   EXPECT_GE(plan.partition.grain_units, 4096u);
   EXPECT_NE(plan.gather_row, nullptr);
   EXPECT_NE(DescribePlan(plan).find("packing:"), std::string::npos) << DescribePlan(plan);
+
+  EXPECT_EQ(plan.partition.align_units, 4096u);
+  EXPECT_EQ(plan.partition.unit_count % plan.partition.align_units, 0u);
+  EXPECT_EQ(plan.partition.grain_units % plan.partition.align_units, 0u);
+
+  // Not packed where few rows would gather from a packed strip: an input-moving loop inside
+  // the strip loop ({4096,4,512} with ids broadcast over dimension 1), or 2 output rows along
+  // an axis of 8192.
+  Tensor in3(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4, 512});
+  Tensor idx3(DML_TENSOR_DATA_TYPE_INT64, {4096, 4, 512}, {512, 0, 1});
+  Tensor out3(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4, 512});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge3 = {&in3.desc, &idx3.desc, &out3.desc, 0};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge3}, false, &plan).ok());
+  EXPECT_EQ(plan.pack_bytes, 0u);
+  EXPECT_EQ(plan.partition.align_units, 1u);
+  Tensor wide(DML_TENSOR_DATA_TYPE_FLOAT32, {8192, 1024});
+  Tensor few_idx(DML_TENSOR_DATA_TYPE_INT64, {2, 1024});
+  Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 1024});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few = {&wide.desc, &few_idx.desc, &few_out.desc, 0};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few}, false, &plan).ok());
+  EXPECT_EQ(plan.pack_bytes, 0u);
 
   Tensor tall(DML_TENSOR_DATA_TYPE_FLOAT32, {16384, 1024});
   Tensor tall_idx(DML_TENSOR_DATA_TYPE_INT64, {64, 1024});
