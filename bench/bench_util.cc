@@ -1,24 +1,18 @@
 // dmlcpu benchmarks — shared plumbing (see bench_util.h).
 #include "bench_util.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <utility>
 
 #include <benchmark/benchmark.h>
 
-
 namespace dmlcpu_bench {
 namespace {
 
-constexpr size_t kHugePageBytes = 2u << 20;
-constexpr size_t kHugePageThresholdBytes = 4u << 20;
 constexpr uint64_t kCacheLineBytes = 64;
 constexpr uint32_t kInputSalt = 0x1234567u;
 constexpr uint64_t kVerifySamples = 4096;
@@ -246,42 +240,6 @@ void RunCompileCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
 }
 
 }  // namespace
-
-AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
-  if (size_bytes == 0) return;
-  const size_t alignment = size_bytes >= kHugePageThresholdBytes ? kHugePageBytes : 64;
-  const size_t rounded_bytes = (size_bytes + alignment - 1) / alignment * alignment;
-  data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded_bytes));
-  if (data_ == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (alignment == kHugePageBytes) madvise(data_, rounded_bytes, MADV_HUGEPAGE);
-#endif
-}
-
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
-
-AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      size_bytes_(std::exchange(other.size_bytes_, 0)) {}
-
-AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
-  if (this != &other) {
-    std::free(data_);
-    data_ = std::exchange(other.data_, nullptr);
-    size_bytes_ = std::exchange(other.size_bytes_, 0);
-  }
-  return *this;
-}
-
-void AlignedBuffer::FillPattern(uint32_t salt) {
-  const size_t words = size_bytes_ / 4;
-  uint32_t value = salt;
-  for (size_t i = 0; i < words; ++i) {
-    std::memcpy(data_ + 4 * i, &value, 4);
-    value += 0x9E3779B1u;
-  }
-  for (size_t i = words * 4; i < size_bytes_; ++i) data_[i] = static_cast<uint8_t>(i ^ salt);
-}
 
 std::vector<int64_t> RandomIndices(uint64_t seed, uint64_t count, uint64_t bound) {
   std::vector<int64_t> indices(count);

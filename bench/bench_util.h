@@ -50,31 +50,6 @@ namespace dmlcpu_bench {
 // Last-level cache of the reference machine; buffers well beyond it are cold on every repetition.
 inline constexpr uint64_t kLastLevelCacheBytes = 32ull << 20;
 
-// A 64-byte aligned, zero-initialised-on-demand heap buffer. Above 4 MiB it is 2 MiB aligned and
-// asks for transparent huge pages (madvise), as NumPy does for its large arrays.
-class AlignedBuffer {
- public:
-  AlignedBuffer() = default;
-  explicit AlignedBuffer(size_t size_bytes);
-  ~AlignedBuffer();
-  AlignedBuffer(const AlignedBuffer&) = delete;
-  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  AlignedBuffer(AlignedBuffer&& other) noexcept;
-  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
-
-  uint8_t* data() { return data_; }
-  const uint8_t* data() const { return data_; }
-  size_t size_bytes() const { return size_bytes_; }
-
-  // Writes every byte (first touch happens here, outside any timed loop): 32-bit words
-  // `salt + i * 0x9E3779B1`, so neighbouring elements of any width differ.
-  void FillPattern(uint32_t salt);
-
- private:
-  uint8_t* data_ = nullptr;
-  size_t size_bytes_ = 0;
-};
-
 // SplitMix64 as a counter-based generator: the i-th draw (0-based) of the stream `seed`.
 // bench/peers/peers.py computes the same numbers with NumPy, so both sides see identical indices.
 inline uint64_t SplitMix64(uint64_t seed, uint64_t i) {

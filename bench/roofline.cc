@@ -2,21 +2,66 @@
 #include "roofline.h"
 
 #include <immintrin.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <utility>
 
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "bench_util.h"
-
 namespace dmlcpu_bench {
+
+namespace {
+// Buffers from this size on are 2 MiB aligned and ask for transparent huge pages.
+constexpr size_t kHugePageBytes = 2u << 20;
+constexpr size_t kHugePageThresholdBytes = 4u << 20;
+}  // namespace
+
+AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
+  if (size_bytes == 0) return;
+  const size_t alignment = size_bytes >= kHugePageThresholdBytes ? kHugePageBytes : 64;
+  const size_t rounded_bytes = (size_bytes + alignment - 1) / alignment * alignment;
+  data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded_bytes));
+  if (data_ == nullptr) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (alignment == kHugePageBytes) madvise(data_, rounded_bytes, MADV_HUGEPAGE);
+#endif
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+
+AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      size_bytes_(std::exchange(other.size_bytes_, 0)) {}
+
+AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_bytes_ = std::exchange(other.size_bytes_, 0);
+  }
+  return *this;
+}
+
+void AlignedBuffer::FillPattern(uint32_t salt) {
+  const size_t words = size_bytes_ / 4;
+  uint32_t value = salt;
+  for (size_t i = 0; i < words; ++i) {
+    std::memcpy(data_ + 4 * i, &value, 4);
+    value += 0x9E3779B1u;
+  }
+  for (size_t i = words * 4; i < size_bytes_; ++i) data_[i] = static_cast<uint8_t>(i ^ salt);
+}
+
 namespace roofline {
 namespace {
 
@@ -73,14 +118,6 @@ bool HasAvx2() {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Seconds taken by `fn()`.
-template <typename Fn>
-double TimeOnce(const Fn& fn) {
-  const auto start = std::chrono::steady_clock::now();
-  fn();
-  return SecondsSince(start);
 }
 
 }  // namespace

@@ -12,12 +12,39 @@
 #ifndef DMLCPU_BENCH_ROOFLINE_H_
 #define DMLCPU_BENCH_ROOFLINE_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 namespace dmlcpu_bench {
+
+// A 64-byte aligned, zero-initialised-on-demand heap buffer. Above 4 MiB it is 2 MiB aligned and
+// asks for transparent huge pages (madvise), as NumPy does for its large arrays.
+class AlignedBuffer {
+ public:
+  AlignedBuffer() = default;
+  explicit AlignedBuffer(size_t size_bytes);
+  ~AlignedBuffer();
+  AlignedBuffer(const AlignedBuffer&) = delete;
+  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+  AlignedBuffer(AlignedBuffer&& other) noexcept;
+  AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size_bytes() const { return size_bytes_; }
+
+  // Writes every byte (first touch happens here, outside any timed loop): 32-bit words
+  // `salt + i * 0x9E3779B1`, so neighbouring elements of any width differ.
+  void FillPattern(uint32_t salt);
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t size_bytes_ = 0;
+};
+
 namespace roofline {
 
 // glibc memcpy of `size_bytes`.
@@ -66,6 +93,14 @@ struct RooflineTimes {
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
                                    const std::vector<Span>& op_buffers, size_t copy_bytes,
                                    uint32_t threads, double min_seconds = 0.4);
+
+// Seconds taken by `fn()` (steady clock).
+template <typename Fn>
+double TimeOnce(const Fn& fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Writes back and invalidates every cache line of `span` in all caches (clflush).
 void FlushFromCaches(const Span& span);

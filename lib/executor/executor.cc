@@ -19,35 +19,11 @@ constexpr uint64_t kChunkItems = 256;
 // Staging buffer for rows written with non-temporal stores: holds a chunk of 8-byte elements.
 constexpr uint64_t kStageBytes = kChunkItems * 8;
 
-// Prefetches a row's input span (plan.row_prefetch_bytes) a slice at a time while the row
-// before it is gathered: the same fraction of the span as of that row's items done, rather than
-// one burst of hundreds of prefetches at the start of the row (GATHER_ELEMENTS along the last
-// axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of the best copy).
-class SpreadPrefetch {
- public:
-  // span: null for none. Addresses are integers: the span may lie past the input's end (the
-  // next row after the last is never read, and a prefetch never faults).
-  SpreadPrefetch(const uint8_t* span, uint64_t span_bytes, uint64_t row_items)
-      : first_line_(reinterpret_cast<uintptr_t>(span) & ~uintptr_t{63}),
-        lines_bytes_(span == nullptr ? 0
-                                     : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
-        row_items_(row_items) {}
-  // `items_done` of the current row's items (row_items >= 1) are gathered.
-  void Upto(uint64_t items_done) {
-    if (lines_bytes_ == 0) return;
-    // lines_bytes <= 64 KiB + 63 and row_items < 2^32: the product fits.
-    const uint64_t target_bytes = lines_bytes_ * items_done / row_items_;
-    for (; issued_bytes_ < target_bytes; issued_bytes_ += 64) {
-      __builtin_prefetch(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
-    }
-  }
-
- private:
-  uintptr_t first_line_;  // the span's first byte rounded down to its cache line
-  uint64_t lines_bytes_;  // from first_line_ to the span's end
-  uint64_t row_items_;
-  uint64_t issued_bytes_ = 0;
-};
+// The next row's input span (plan.row_prefetch_bytes) is prefetched a slice at a time while a
+// row is gathered (kernels::SpreadPrefetch), not in one burst at the start of the row
+// (GATHER_ELEMENTS along the last axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of
+// the best copy).
+using kernels::SpreadPrefetch;
 
 // Items gathered between two slices of SpreadPrefetch.
 constexpr uint64_t kSpreadStepItems = 64;
@@ -277,10 +253,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
         kernels::RowPrefetch prefetch;
         prefetch.next = next_row_in;
         prefetch.next_bytes = next_row_in != nullptr ? plan.row_prefetch_bytes : 0;
-        // Rows of indices that run on into the next row's (a packed index tensor).
-        prefetch.indices_ahead =
-            plan.loop_count >= 2 &&
-            plan.loops[plan.loop_count - 2].idx_stride_bytes == row.size * row.idx_stride_bytes;
+        prefetch.indices_ahead = plan.index_stream_prefetch;
         plan.gather_row(out, in, 0, idx + comp.idx_offset_bytes, count, comp.dim_size,
                         comp.pitch_bytes, &prefetch);
         return;
@@ -288,17 +261,9 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
       int64_t offsets_bytes[kChunkItems];
       SpreadPrefetch spread(next_row_in, plan.row_prefetch_bytes, count);
       SpreadPrefetch* spread_ptr = next_row_in != nullptr ? &spread : nullptr;
-      // A dense forward index stream is prefetched two chunks ahead (possibly into the next
-      // row's indices, or past the tensor: a prefetch never faults). The hardware prefetchers
-      // fall behind it: GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64
-      // indices, 1 thread, cold, took 15.0 ms without and 9.1 ms with (4 KiB ahead).
-      // Not for tiled plans: their rows are strips, whose indices are not contiguous with the
-      // next row's.
-      const bool prefetch_indices =
-          !plan.tiled && row.idx_stride_bytes > 0 && row.idx_stride_bytes <= 64;
       for (uint64_t done = 0; done < count;) {
         const uint64_t n = std::min(kChunkItems, count - done);
-        if (prefetch_indices) {
+        if (plan.index_stream_prefetch) {  // two chunks ahead (past the tensor: never faults)
           const uint64_t chunk_bytes = n * static_cast<uint64_t>(row.idx_stride_bytes);
           const uintptr_t ahead = reinterpret_cast<uintptr_t>(idx) + 2 * chunk_bytes;
           for (uint64_t off = 0; off < chunk_bytes; off += 64) {

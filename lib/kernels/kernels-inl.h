@@ -493,9 +493,18 @@ void TransposeTile(void* dst, int64_t dst_row_stride_bytes, const void* src,
 
 // ------------------------------ gather_row
 
+// Item i of GatherRow, one scalar load.
+template <typename T, typename I>
+HWY_INLINE void GatherRowItem(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
+                              int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix, size_t i,
+                              uint64_t dim_size, int64_t pitch_bytes) {
+  const uint64_t c = ClampIndex<I>(LoadElem<I>(ix + i * sizeof(I)), dim_size);
+  const int64_t at = static_cast<int64_t>(i) * src_stride_bytes + OffsetBytes(c, pitch_bytes);
+  StoreElem<T>(d + i * sizeof(T), LoadElem<T>(s + at));
+}
+
 // The prefetches of GatherRow (RowPrefetch), issued a little at a time as the row advances:
-// the index stream kIndexAheadBytes ahead, and the next row's span in proportion to the items
-// done (a burst of hundreds of prefetches at once would stall the loads).
+// the index stream kIndexAheadBytes ahead, and the next row's span spread over the row.
 template <typename I>
 class GatherRowPrefetch {
  public:
@@ -503,11 +512,8 @@ class GatherRowPrefetch {
   GatherRowPrefetch(const uint8_t* indices, size_t count, const RowPrefetch* hint)
       : indices_(hint != nullptr && hint->indices_ahead ? reinterpret_cast<uintptr_t>(indices)
                                                         : 0),
-        count_(count),
-        next_line_(hint == nullptr ? 0 : reinterpret_cast<uintptr_t>(hint->next) & ~uintptr_t{63}),
-        next_bytes_(hint == nullptr || hint->next == nullptr
-                        ? 0
-                        : (reinterpret_cast<uintptr_t>(hint->next) & 63) + hint->next_bytes) {}
+        next_(hint != nullptr ? hint->next : nullptr, hint != nullptr ? hint->next_bytes : 0,
+              count) {}
   // Items [first, first + n) are about to be gathered. Addresses are integers: prefetching past
   // the end of the indices never faults.
   HWY_INLINE void Upto(size_t first, size_t n) {
@@ -517,19 +523,12 @@ class GatherRowPrefetch {
         hwy::Prefetch(reinterpret_cast<const uint8_t*>(line));
       }
     }
-    // next_bytes_ <= 64 KiB + 63 and count_ < 2^32: the product fits.
-    const uint64_t target = next_bytes_ * (first + n) / count_;
-    for (; issued_ < target; issued_ += 64) {
-      hwy::Prefetch(reinterpret_cast<const uint8_t*>(next_line_ + issued_));
-    }
+    next_.Upto(first + n);
   }
 
  private:
   uintptr_t indices_;  // 0: no index prefetch
-  size_t count_;
-  uintptr_t next_line_;
-  uint64_t next_bytes_;
-  uint64_t issued_ = 0;
+  SpreadPrefetch next_;
 };
 
 #if DMLCPU_KERNELS_HAVE_VECTORS
@@ -596,11 +595,7 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
   size_t i = 0;
   if (kStream) {  // Stream needs vector-aligned addresses
     const size_t head = ((0 - reinterpret_cast<uintptr_t>(d)) & (vec_bytes - 1)) / sizeof(T);
-    for (; i < head; ++i) {
-      const uint64_t c = ClampIndex<I>(LoadElem<I>(ix + i * sizeof(I)), dim_size);
-      StoreElem<T>(d + i * sizeof(T),
-                   LoadElem<T>(s + i * stride + OffsetBytes(c, pitch_bytes)));
-    }
+    for (; i < head; ++i) GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);
   }
   for (; i + step <= count; i += step) {
     pf.Upto(i, step);
@@ -669,9 +664,7 @@ void GatherRow(void* dst, const void* src, int64_t src_stride_bytes, const void*
   constexpr size_t kStepItems = 16;
   for (; i < count; ++i) {
     if (i % kStepItems == 0) pf.Upto(i, std::min(kStepItems, count - i));
-    const uint64_t c = ClampIndex<I>(LoadElem<I>(ix + i * sizeof(I)), dim_size);
-    const int64_t at = static_cast<int64_t>(i) * src_stride_bytes + OffsetBytes(c, pitch_bytes);
-    StoreElem<T>(d + i * sizeof(T), LoadElem<T>(s + at));
+    GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);
   }
 }
 

@@ -81,6 +81,33 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
 using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
                                  int64_t src_row_stride_bytes, size_t rows, size_t cols);
 
+// Prefetches a span a slice at a time as work advances: after `done` of `total` items, the same
+// fraction of the span has been requested, rather than one burst of hundreds of prefetches at
+// the start (which stalls the loads behind it). Used for the next row's input while a row is
+// gathered (executor and gather_row). Addresses are integers: the span may lie past the end of
+// a buffer (a prefetch never faults).
+class SpreadPrefetch {
+ public:
+  // span: null for none; span_bytes <= 64 KiB and total in [1, 2^32).
+  SpreadPrefetch(const void* span, uint64_t span_bytes, uint64_t total)
+      : first_line_(reinterpret_cast<uintptr_t>(span) & ~uintptr_t{63}),
+        lines_bytes_(span == nullptr ? 0
+                                     : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
+        total_(total) {}
+  void Upto(uint64_t done) {
+    const uint64_t target_bytes = lines_bytes_ * done / total_;  // fits: see the constructor
+    for (; issued_bytes_ < target_bytes; issued_bytes_ += 64) {
+      __builtin_prefetch(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
+    }
+  }
+
+ private:
+  uintptr_t first_line_;  // the span's first byte rounded down to its cache line
+  uint64_t lines_bytes_;  // from first_line_ to the span's end; 0: nothing to prefetch
+  uint64_t total_;
+  uint64_t issued_bytes_ = 0;
+};
+
 // What gather_row prefetches while it runs.
 struct RowPrefetch {
   const void* next = nullptr;  // a span read next (the next row's input), spread over the row

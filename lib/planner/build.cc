@@ -115,11 +115,11 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // Non-temporal stores skip the read-for-ownership of every output line, but leave the output
   // in DRAM rather than in the caches, and a warm destination is written faster with regular
   // stores. Measured here (32 MiB last-level cache): an 8 MiB embedding lookup streamed gained
-  // little cold (0.65 instead of 0.62 of the best copy on 1 thread, 0.74 on 2 either way) but
-  // ran at 80 GB/s instead of 190-210 GB/s when called repeatedly on 2 threads (half of
-  // PyTorch's speed there). So only outputs that cannot stay in the last-level cache anyway are
-  // streamed. Rows that are not plain copies (strided reads, element gathers) are then
-  // assembled in an L1 staging buffer and streamed from there; transposes stream each dst line
+  // cold (0.54 -> 0.71 of the best copy on 1 thread, 0.71 -> 0.82 on 2) but ran at 88 instead
+  // of 186 GB/s when called repeatedly on 2 threads (half of PyTorch's speed there). So
+  // outputs are streamed when they cannot stay in the last-level cache anyway. Rows that are
+  // not plain copies (strided reads, element gathers) are then assembled in an L1 staging
+  // buffer and streamed from there; transposes stream each dst line
   // of a block as they assemble it (regular stores there wait for a read of every dst line, the
   // lines a whole row pitch apart, which no prefetcher follows: a {4096,4096} fp32 transpose
   // with the portable 16 x 16 kernel ran at 12-13 instead of 6-10 GB/s on 1 thread streamed,

@@ -130,6 +130,9 @@ struct Plan {
   // contiguous indices and output, rows not sharing indices: each row is one pass of
   // KernelSet::gather_row (clamp, scale and load fused; no offsets array).
   bool fused_row_gather = false;
+  // K4 rows whose indices are a dense forward stream (stride 1 to 64 bytes, not tiled): the
+  // executor or gather_row prefetches it a few KiB ahead, possibly into the next row's.
+  bool index_stream_prefetch = false;
   // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
   // next row's span while gathering the current one; 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
