@@ -37,12 +37,23 @@ constexpr uint64_t kSpreadStepItems = 64;
 // executor instead knows the whole sequence of input spans it is going to read, and keeps
 // software prefetches a fixed distance ahead along it.
 //
-// Distance and step were measured on the development machine (1 thread, cold cache, 4096 rows
-// of 16 KiB read in descending row order, non-temporal stores): 8 KiB ahead in 1 KiB steps ran
-// at 1.04x a forward non-temporal copy of the same bytes; no prefetch 0.62x; 2 KiB steps (bursts
-// of 32 prefetches) 0.86x; 16 KiB ahead 0.93x.
+// Distance and steps were measured on the development machine (cold cache, non-temporal
+// stores). Distance: 4096 rows of 16 KiB read in descending row order, 1 thread: 8 KiB ahead ran
+// at 1.04x a forward non-temporal copy of the same bytes; no prefetch 0.62x; 16 KiB ahead 0.93x.
+// Steps: prefetches issued in short bursts keep the fill buffers evenly busy; long bursts stall
+// the copy behind them, very short steps cost more in calls than they gain (ratio to the best
+// copy, 1 thread, median of 3-4 runs):
+//  - contiguous runs: {4096,4096} fp32 flipped on the first axis 0.85 (1 KiB steps) -> 0.93
+//    (256 B); 2048 random 8 KiB embedding rows 0.65 -> 0.83; 10000 random 2 KiB GATHER_ND
+//    blocks 0.65 -> 0.80 (repeated calls, their input then in the cache, 81 -> 65 GB/s: more
+//    calls per byte); 128 B and 64 B steps lose (VerticalFlip 0.86 and 0.49).
+//  - strided rows (staged): {4096,4096} fp32 flipped on the last axis 0.87 (1 KiB of input per
+//    step) -> 0.93 (512 B); 256 B 0.83, 2 KiB 0.78.
 constexpr uint64_t kPrefetchAheadBytes = 8 << 10;
-constexpr uint64_t kPrefetchStepBytes = 1 << 10;
+constexpr uint64_t kRunStepBytes = 256;
+constexpr uint64_t kStridedStepBytes = 512;
+// Blocks below kBlockGroupBytes are copied (and prefetched for) in groups of about that size.
+constexpr uint64_t kBlockGroupBytes = 1 << 10;
 
 // A piece of input the reader will touch, in reading order: `bytes` bytes upwards from address
 // `first`, or (descending) downwards from `first`, then its highest byte.
@@ -108,7 +119,7 @@ class StreamPrefetcher {
   bool done_ = false;
 };
 
-// Copies one contiguous run; with a prefetcher, in steps that end on kPrefetchStepBytes
+// Copies one contiguous run; with a prefetcher, in steps that end on kRunStepBytes
 // boundaries of the output (so streamed steps stay line-aligned), advancing it before each.
 template <typename Pf>
 inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t bytes, Pf* pf) {
@@ -118,7 +129,7 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
   }
   while (bytes != 0) {
     const uint64_t to_boundary_bytes =
-        kPrefetchStepBytes - (reinterpret_cast<uintptr_t>(out) & (kPrefetchStepBytes - 1));
+        kRunStepBytes - (reinterpret_cast<uintptr_t>(out) & (kRunStepBytes - 1));
     const uint64_t n = std::min(bytes, to_boundary_bytes);
     pf->Advance(n);
     plan.copy_run(out, in, n);
@@ -129,7 +140,7 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
 }
 
 // out[i] = in[i * in_stride_bytes] for `count` elements. With a prefetcher (dense strides, at
-// most a cache line per element) the row goes in steps of about kPrefetchStepBytes of input.
+// most a cache line per element) the row goes in steps of about kStridedStepBytes of input.
 // With stream_stores (contiguous output) each step is assembled in an L1 buffer and streamed
 // out, so the output lines are never read for ownership; steps then end on 64-byte boundaries
 // of the output.
@@ -150,7 +161,7 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
   uint64_t step_items = stage_items;
   if (pf != nullptr && abs_stride_bytes != 0) {
     step_items = std::min(stage_items,
-                          std::max(min_step_items, kPrefetchStepBytes / abs_stride_bytes /
+                          std::max(min_step_items, kStridedStepBytes / abs_stride_bytes /
                                                        line_items * line_items));
   }
   alignas(64) uint8_t stage[kStageBytes];
@@ -422,7 +433,7 @@ class BlockSpans {
 // K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
 // units on one line of loops[L-2], indices are resolved in chunks and the blocks copied with
 // run merging. With stream_prefetch the prefetcher is advanced before each group of blocks of
-// at most kPrefetchStepBytes (blocks up to half of it), or before each kPrefetchStepBytes step
+// at most kBlockGroupBytes (blocks up to half of it), or before each kRunStepBytes step
 // of a larger block; those are copied one by one (merging adjacent blocks gains little there).
 template <typename Pf>
 void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
@@ -433,7 +444,7 @@ void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin
   const size_t block_bytes =
       static_cast<size_t>(plan.loops[plan.loop_count - 1].size) * plan.elem_bytes;
   const uint64_t group =
-      block_bytes >= kPrefetchStepBytes ? 1 : kPrefetchStepBytes / block_bytes;
+      block_bytes >= kBlockGroupBytes ? 1 : kBlockGroupBytes / block_bytes;
   int64_t offsets_bytes[kChunkItems];
   for (uint64_t unit = begin; unit < end;) {
     const uint64_t line = unit / line_items;

@@ -303,7 +303,7 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   const auto* from = static_cast<const uint8_t*>(src);
   // Head: up to the next cache-line boundary of dst, so that Stream sees aligned addresses and
   // the write-combining buffers see whole lines. Without a whole line after it there is nothing
-  // to stream. (The executor streams rows in steps of a line to 1 KiB that start on line
+  // to stream. (The executor streams rows in steps of a few lines that start on line
   // boundaries: those must stream too.)
   const size_t head_bytes = (0 - reinterpret_cast<uintptr_t>(to)) & (kLineBytes - 1);
   if (bytes < head_bytes + kLineBytes) return CopyBytes(dst, src, bytes);

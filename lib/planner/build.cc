@@ -133,7 +133,11 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // 36 -> 62 / 70 -> 79. A footprint that just fits is not streamed: 2048 8 KiB blocks (16 MiB
   // out, 32 MiB) gained cold (0.56 -> 0.65 / 0.69 -> 0.80) but lost warm on 2 threads (105-154
   // -> 86-89 GB/s, the non-temporal ceiling), and 8 MiB out of 8 MiB of rows halved it.
-  // Staged strided rows lose from streaming at these sizes ([::2, ::2] into 16 MiB: 0.37 ->
+  // Re-measured with the executor's shorter prefetch steps, the trade is the same: streaming
+  // the 32 MiB footprint gains cold (0.53 -> 0.89 / 0.76 -> 0.82) and 1-thread repeated calls
+  // (56 -> 79 GB/s), but 2-thread repeated calls drop to that ceiling (110-160 -> 86-88 GB/s,
+  // below PyTorch's 92-137 there); 16000 1 KiB blocks (16 MiB out, 24 MiB) 0.48 -> 0.95 / 0.83
+  // -> 1.00 cold, 151 -> 88 GB/s repeated on 2 threads. Staged strided rows lose from streaming at these sizes ([::2, ::2] into 16 MiB: 0.37 ->
   // 0.24), so they keep to the output-size rule.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];

@@ -248,9 +248,9 @@ void ChooseFastPaths(Plan* plan) {
   // 1 thread, cold: {4096,4096} fp32 flipped on the last axis 0.34 -> 0.80 of the best copy,
   // on the first axis 0.60 -> 0.76; the KV-cache window 0.92 -> 0.87 and [::2, ::2]
   // 0.42 -> 0.31, so not there). Contiguous rows only with non-temporal stores, which the
-  // executor then streams in 1 KiB steps; with regular stores a row stays one memcpy: glibc's
-  // large copies write whole lines without reading them first, which 1 KiB pieces would lose
-  // (16 KiB rows: 46 GB/s whole, 33 GB/s in prefetched 1 KiB pieces). Small operators run from
+  // executor then streams in steps of a few lines; with regular stores a row stays one memcpy:
+  // glibc's large copies write whole lines without reading them first, which short pieces
+  // would lose (16 KiB rows: 46 GB/s whole, 33 GB/s in prefetched 1 KiB pieces). Small operators run from
   // the caches, where prefetching would only add instructions; tiled plans revisit their lines.
   bool descending = false;
   for (uint32_t i = 0; i <= last; ++i) {
@@ -282,7 +282,7 @@ void ChooseFastPaths(Plan* plan) {
     // stores (cheaper per block, and as fast cold: 256-byte blocks, 1 thread, 0.42 of the best
     // copy vs 0.39 with the stream prefetcher, 105 vs 77 GB/s warm); smaller ones need the
     // stream prefetcher's distance across index chunks. Streamed blocks use it at every size
-    // (they are copied in 1 KiB steps anyway).
+    // (they are copied in steps of a few lines anyway).
     plan->stream_prefetch =
         plan->partition.bytes_moved >= kSerialCutoffBytes && block_bytes >= 64 &&
         (plan->stream_stores ||
