@@ -84,27 +84,48 @@ std::string VerifySample(const CaseData& data) {
   return "";
 }
 
+// The 64-byte input lines the operator must read: those holding the input element of some
+// output element (per block of `bound_block_elems` where the case defines blocks).
+std::vector<bool> TouchedLines(const CaseData& data) {
+  std::vector<bool> touched((data.input->size_bytes() + kCacheLineBytes - 1) / kCacheLineBytes);
+  const uint64_t block_elems = data.bound_block_elems != 0 ? data.bound_block_elems : 1;
+  const uint64_t block_bytes = block_elems * data.output_tensor->elem_bytes();
+  const uint64_t blocks = data.output_tensor->elem_count() / block_elems;
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t begin = data.source_byte_offset(b * block_elems);
+    for (uint64_t line = begin / kCacheLineBytes;
+         line <= (begin + block_bytes - 1) / kCacheLineBytes; ++line) {
+      touched[line] = true;
+    }
+  }
+  return touched;
+}
+
 // memcpy traffic / unavoidable traffic (see bench_util.h); 0 when the case defines no blocks.
 double ComputeBound(const CaseData& data) {
   if (data.bound_block_elems == 0 || !data.source_byte_offset) return 0;
-  const uint64_t block_bytes = data.bound_block_elems * data.output_tensor->elem_bytes();
-  const uint64_t blocks = data.output_tensor->elem_count() / data.bound_block_elems;
-  std::vector<bool> touched((data.input->size_bytes() + kCacheLineBytes - 1) / kCacheLineBytes);
-  uint64_t lines = 0;
-  for (uint64_t b = 0; b < blocks; ++b) {
-    const uint64_t begin = data.source_byte_offset(b * data.bound_block_elems);
-    for (uint64_t line = begin / kCacheLineBytes;
-         line <= (begin + block_bytes - 1) / kCacheLineBytes; ++line) {
-      if (!touched[line]) {
-        touched[line] = true;
-        ++lines;
-      }
-    }
-  }
+  const std::vector<bool> touched = TouchedLines(data);
+  const uint64_t lines = static_cast<uint64_t>(std::count(touched.begin(), touched.end(), true));
   const double unavoidable_bytes = static_cast<double>(data.written_bytes) +
                                    static_cast<double>(lines * kCacheLineBytes) +
                                    static_cast<double>(data.indices.size_bytes());
   return 2.0 * static_cast<double>(data.copy_bytes) / unavoidable_bytes;
+}
+
+// TouchedLines as ascending byte ranges of whole lines.
+std::vector<roofline::ByteRange> TouchedRanges(const CaseData& data) {
+  const std::vector<bool> touched = TouchedLines(data);
+  std::vector<roofline::ByteRange> ranges;
+  for (uint64_t line = 0; line < touched.size(); ++line) {
+    if (!touched[line]) continue;
+    const uint64_t begin = line * kCacheLineBytes;
+    if (!ranges.empty() && ranges.back().end == begin) {
+      ranges.back().end += kCacheLineBytes;
+    } else {
+      ranges.push_back({begin, begin + kCacheLineBytes});
+    }
+  }
+  return ranges;
 }
 
 struct Bindings {
@@ -200,8 +221,20 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
         {data->input->data(), data->input->size_bytes()},
         {data->indices.data(), data->indices.size_bytes()},
         {data->output.data(), data->output.size_bytes()}};
-    it = data->roofline.emplace(threads, roofline::MeasureAgainstCopies(
-                                             run_op, op_buffers, data->copy_bytes, threads)).first;
+    if (data->source_byte_offset && !data->read_ranges_done) {
+      data->read_ranges = TouchedRanges(*data);
+      data->read_ranges_done = true;
+    }
+    std::unique_ptr<roofline::LineReader> reader;
+    if (!data->read_ranges.empty()) {
+      reader = std::make_unique<roofline::LineReader>(data->input->data(), data->read_ranges,
+                                                      threads);
+    }
+    it = data->roofline
+             .emplace(threads, roofline::MeasureAgainstCopies(run_op, op_buffers,
+                                                              data->copy_bytes, threads,
+                                                              reader.get()))
+             .first;
   }
   const roofline::RooflineTimes& times = it->second;
   const double copy_traffic_bytes = 2.0 * static_cast<double>(data->copy_bytes);
@@ -213,6 +246,9 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
   state.counters["interleaved_memcpy_GBps"] = copy_traffic_bytes / times.memcpy_seconds * 1e-9;
   state.counters["interleaved_nt_GBps"] = copy_traffic_bytes / times.nt_seconds * 1e-9;
   state.counters["ratio"] = times.best_copy_seconds() / times.op_seconds;
+  if (times.read_seconds > 0) {
+    state.counters["read_bound"] = times.best_copy_seconds() / times.read_seconds;
+  }
   if (data->bound_block_elems != 0) {
     if (data->bound == 0) data->bound = ComputeBound(*data);
     state.counters["bound"] = data->bound;

@@ -23,6 +23,9 @@
 //   bound             gathers only: memcpy traffic (2 x output bytes) / unavoidable traffic
 //                     (output written + distinct 64-byte input lines touched + indices read);
 //                     < 1 means the operator must move more bytes than the copy does
+//   read_bound        fastest copy time / time to merely read the input lines the operator must
+//                     read (roofline::LineReader, in the same interleaved rounds, cold): the
+//                     ratio an operator reading those lines can hardly beat (measured, not computed)
 // Fastest calls rather than means are compared because the reference machine is shared: the
 // fastest call is the least disturbed one (the peers report their best sample likewise).
 // Latency cases report ns_per_execute (mean) instead, Compile cases ns_per_compile (mean).
@@ -144,6 +147,10 @@ struct CaseData {
   std::function<uint64_t(uint64_t e)> source_byte_offset;
   uint64_t bound_block_elems = 0;
   double bound = 0;        // computed lazily by the runner
+  // The input lines the operator must read, ascending (computed lazily by the runner, for the
+  // read_bound's LineReader).
+  std::vector<roofline::ByteRange> read_ranges;
+  bool read_ranges_done = false;
   bool described = false;  // plan printed (DMLCPU_BENCH_DESCRIBE=1)
   // Interleaved fastest-call times per Device thread count (measured once, see roofline.h).
   std::map<uint32_t, roofline::RooflineTimes> roofline;

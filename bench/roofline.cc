@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -142,23 +143,31 @@ void NonTemporalCopy(void* dst, const void* src, size_t size_bytes) {
   _mm_sfence();
 }
 
+namespace {
+
+// One arena per thread count, created once and reused (as the library's Device does); never
+// destroyed, so that nothing depends on TBB's state during static destruction.
+tbb::task_arena* ArenaFor(uint32_t threads) {
+  static std::mutex* const mutex = new std::mutex;
+  static auto* const arenas = new std::map<uint32_t, std::unique_ptr<tbb::task_arena>>;
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto& slot = (*arenas)[threads];
+  if (!slot) slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
+  return slot.get();
+}
+
+// Where LineReader's loads go, so that the compiler keeps them.
+std::atomic<uint64_t> line_reader_sink{0};
+
+}  // namespace
+
 void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_bytes,
                   uint32_t threads) {
   if (threads <= 1 || size_bytes < kMinParallelBytes) {
     copy(dst, src, size_bytes);
     return;
   }
-  // One arena per thread count, created once and reused (as the library's Device does); never
-  // destroyed, so that nothing depends on TBB's state during static destruction.
-  static std::mutex* const mutex = new std::mutex;
-  static auto* const arenas = new std::map<uint32_t, std::unique_ptr<tbb::task_arena>>;
-  tbb::task_arena* arena;
-  {
-    std::lock_guard<std::mutex> lock(*mutex);
-    auto& slot = (*arenas)[threads];
-    if (!slot) slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
-    arena = slot.get();
-  }
+  tbb::task_arena* arena = ArenaFor(threads);
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   // Piece boundaries on 64-byte-aligned destination addresses.
@@ -182,6 +191,73 @@ void ParallelCopy(CopyFunction copy, void* dst, const void* src, size_t size_byt
   });
 }
 
+LineReader::LineReader(const uint8_t* base, const std::vector<ByteRange>& ranges,
+                       uint32_t threads)
+    : base_(base), threads_(std::max<uint32_t>(1, threads)) {
+  for (const ByteRange& r : ranges) bytes_ += r.end - r.begin;
+  if (bytes_ < kMinParallelBytes) threads_ = 1;
+  pieces_.resize(threads_);
+  // Piece p ends at byte (p + 1) * bytes_ / threads_ of the ranges' concatenation, rounded up
+  // to a line (the last one at bytes_, a whole number of lines as every range is).
+  uint64_t done = 0;
+  uint32_t p = 0;
+  for (const ByteRange& r : ranges) {
+    for (uint64_t begin = r.begin; begin < r.end;) {
+      const uint64_t piece_end =
+          ((p + 1) * bytes_ / threads_ + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
+      if (done >= piece_end) {
+        ++p;
+        continue;
+      }
+      const uint64_t take = std::min(r.end - begin, piece_end - done);
+      pieces_[p].push_back({begin, begin + take});
+      begin += take;
+      done += take;
+    }
+  }
+}
+
+void LineReader::Run(bool prefetch) const {
+  // With `prefetch` a second cursor runs kAheadLines ahead along the same ranges and prefetches:
+  // where the ranges jump, the hardware prefetchers start each one from a full DRAM latency.
+  constexpr uint64_t kAheadLines = 128;
+  const auto read_piece = [this, prefetch](const std::vector<ByteRange>& piece) {
+    uint64_t sum = 0;
+    size_t ahead_range = prefetch ? 0 : piece.size();
+    uint64_t ahead_at = piece.empty() ? 0 : piece[0].begin;
+    const auto prefetch_next = [&] {
+      if (ahead_range == piece.size()) return;
+      __builtin_prefetch(base_ + ahead_at);
+      ahead_at += kCacheLineBytes;
+      if (ahead_at == piece[ahead_range].end && ++ahead_range < piece.size()) {
+        ahead_at = piece[ahead_range].begin;
+      }
+    };
+    for (uint64_t i = 0; i < kAheadLines; ++i) prefetch_next();
+    for (const ByteRange& r : piece) {
+      for (uint64_t at = r.begin; at < r.end; at += kCacheLineBytes) {
+        prefetch_next();
+        uint64_t word;
+        std::memcpy(&word, base_ + at, sizeof(word));
+        sum += word;
+      }
+    }
+    line_reader_sink.fetch_add(sum, std::memory_order_relaxed);
+  };
+  if (threads_ == 1) {
+    read_piece(pieces_[0]);
+    return;
+  }
+  ArenaFor(threads_)->execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, pieces_.size(), 1),
+        [&](const tbb::blocked_range<size_t>& range) {
+          for (size_t p = range.begin(); p != range.end(); ++p) read_piece(pieces_[p]);
+        },
+        tbb::static_partitioner());
+  });
+}
+
 void FlushFromCaches(const Span& span) {
   if (span.size_bytes == 0) return;
   // clflush (SSE2, so always there) on a line that is not cached costs a few nanoseconds: a
@@ -196,7 +272,8 @@ void FlushFromCaches(const Span& span) {
 
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
                                    const std::vector<Span>& op_buffers, size_t copy_bytes,
-                                   uint32_t threads, double min_seconds) {
+                                   uint32_t threads, const LineReader* reader,
+                                   double min_seconds) {
   // Separate destinations: the NT copy's stores evict its destination from the caches, which
   // would otherwise turn the next memcpy's writes into misses.
   AlignedBuffer src(copy_bytes);
@@ -214,7 +291,8 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
   run_op();  // warm-up round
   run_memcpy();
   run_nt();
-  RooflineTimes best{1e30, 1e30, 1e30, 1e30, 1e30};
+  if (reader != nullptr) reader->Run(true);
+  RooflineTimes best{1e30, 1e30, 1e30, reader != nullptr ? 1e30 : 0, 1e30, 1e30};
   // Cold cache: before every timed call, every buffer of the three (the operator's and both
   // copies') is flushed, so all three start from DRAM whatever their working set, and none
   // pays for writing back lines another left dirty. (A scratch write does not do this
@@ -226,12 +304,13 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
     FlushFromCaches({memcpy_dst.data(), copy_bytes});
     FlushFromCaches({nt_dst.data(), copy_bytes});
   };
-  // The order rotates every round, so that each of the three follows each other one equally
-  // often.
+  // The order rotates every round, so that each call follows each other one equally often.
+  const int calls = reader != nullptr ? 5 : 3;
   auto begin = std::chrono::steady_clock::now();
   for (int round = 0; round < 6 || SecondsSince(begin) < min_seconds; ++round) {
-    for (int slot = 0; slot < 3; ++slot) {
-      switch ((round + slot) % 3) {
+    for (int slot = 0; slot < calls; ++slot) {
+      const int slot_call = (round + slot) % calls;
+      switch (slot_call) {
         case 0:
           flush_all();
           best.op_seconds = std::min(best.op_seconds, TimeOnce(run_op));
@@ -240,9 +319,14 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
           flush_all();
           best.memcpy_seconds = std::min(best.memcpy_seconds, TimeOnce(run_memcpy));
           break;
-        default:
+        case 2:
           flush_all();
           best.nt_seconds = std::min(best.nt_seconds, TimeOnce(run_nt));
+          break;
+        default:  // the reader with and without prefetches
+          flush_all();
+          best.read_seconds = std::min(best.read_seconds,
+                                       TimeOnce([&] { reader->Run(slot_call == 4); }));
           break;
       }
     }

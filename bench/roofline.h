@@ -69,6 +69,33 @@ struct Span {
   size_t size_bytes;
 };
 
+// A byte range [begin, end) of a buffer.
+struct ByteRange {
+  uint64_t begin;
+  uint64_t end;
+};
+
+// The cheapest way to bring given cache lines of a buffer to the cores: one 8-byte load per line,
+// in address order, split across `threads` threads in pieces of about equal byte counts (split
+// once, here); `Run(true)` also prefetches 8 KiB ahead along the lines, which is faster where
+// they come in short runs. An operator that must read those lines cannot finish before the
+// faster Run would (it still has its output to write), so the faster copy's time / that time
+// caps the `ratio` it can reach.
+class LineReader {
+ public:
+  // ranges: ascending, disjoint, 64-byte aligned, inside the buffer at `base`, which must
+  // outlive the reader.
+  LineReader(const uint8_t* base, const std::vector<ByteRange>& ranges, uint32_t threads);
+  void Run(bool prefetch) const;
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  const uint8_t* base_;
+  uint32_t threads_;
+  uint64_t bytes_ = 0;
+  std::vector<std::vector<ByteRange>> pieces_;  // one per thread
+};
+
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
 //  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
 //    until `min_seconds` have passed (at least 6 rounds), after one warm-up round, each call
@@ -80,10 +107,13 @@ struct Span {
 //    buffers fit), as the operator's own timed loop and the peers are measured.
 // The copies get their own source and destinations (64-byte aligned, huge pages requested above
 // 4 MiB, first-touched), split across `threads` threads like ParallelCopy.
+// With a `reader`, Run(false) and Run(true) join the interleaved rounds (flushed like the
+// others); read_seconds is the faster of the two.
 struct RooflineTimes {
   double op_seconds = 0;      // interleaved
   double memcpy_seconds = 0;  // interleaved
   double nt_seconds = 0;      // interleaved
+  double read_seconds = 0;    // interleaved; 0 without a reader
   double memcpy_repeated_seconds = 0;
   double nt_repeated_seconds = 0;
   double best_copy_seconds() const {
@@ -92,7 +122,8 @@ struct RooflineTimes {
 };
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
                                    const std::vector<Span>& op_buffers, size_t copy_bytes,
-                                   uint32_t threads, double min_seconds = 0.4);
+                                   uint32_t threads, const LineReader* reader = nullptr,
+                                   double min_seconds = 0.4);
 
 // Seconds taken by `fn()` (steady clock).
 template <typename Fn>

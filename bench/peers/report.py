@@ -8,7 +8,8 @@ Columns (throughput cases): dmlcpu GB/s (fastest call) and its mean, memcpy GB/s
 GB/s, PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the output's bytes
 (1.0 = as fast as the faster pure copy, measured in the same run with the same threads);
 `vs best peer` = dmlcpu's speed-up over the faster peer (same case, same thread setting, same
-byte accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic. GB/s are from
+byte accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic; `read bound` =
+best copy time / time to merely read the input lines the case must read. GB/s are from
 fastest calls (dmlcpu: the repetition with the fastest Execute, with that repetition's own
 counters; copies: fastest of repeated calls; peers: best sample; `ratio`: fastest calls of
 interleaved rounds of dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call
@@ -25,7 +26,8 @@ import sys
 
 NAME_RE = re.compile(r"^(?P<case>[^/]+)/threads:(?P<threads>[^/]+)")
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-FIELDS = ("dmlcpu_GBps", "mean_GBps", "memcpy_GBps", "nt_GBps", "ratio", "bound", "threads",
+FIELDS = ("dmlcpu_GBps", "mean_GBps", "memcpy_GBps", "nt_GBps", "ratio", "bound", "read_bound",
+          "threads",
           "interleaved_GBps", "interleaved_memcpy_GBps", "interleaved_nt_GBps",
           "ns_per_execute", "ns_per_compile", "bytes_per_second", "real_time")
 
@@ -109,7 +111,8 @@ def build_rows(dmlcpu, peers):
         else:
             row.update(dmlcpu_GBps=d["dmlcpu_GBps"], mean_GBps=d.get("mean_GBps"),
                        memcpy_GBps=d.get("memcpy_GBps"),
-                       nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"))
+                       nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"),
+                       read_bound=d.get("read_bound"))
             throughput.append(row)
     return throughput, latency, compile_rows, warnings
 
@@ -124,14 +127,16 @@ def peer_ns(record):
 
 def throughput_table(rows):
     header = ["case", "threads", "dmlcpu GB/s", "(mean)", "memcpy GB/s", "NT copy GB/s",
-              "PyTorch GB/s", "NumPy GB/s", "ratio to copy", "vs best peer", "bound"]
+              "PyTorch GB/s", "NumPy GB/s", "ratio to copy", "vs best peer", "bound",
+              "read bound"]
     body = []
     for r in rows:
         body.append([r["case"], r["threads"], fmt(r["dmlcpu_GBps"]), fmt(r["mean_GBps"]),
                      fmt(r["memcpy_GBps"]),
                      fmt(r["nt_GBps"]), fmt(peer_gbps(r["torch"])), fmt(peer_gbps(r["numpy"])),
                      fmt(r["ratio"], 3), (fmt(r["speedup"]) + "x") if r["speedup"] else "-",
-                     fmt(r["bound"], 3) if r["bound"] else "-"])
+                     fmt(r["bound"], 3) if r["bound"] else "-",
+                     fmt(r["read_bound"], 3) if r["read_bound"] else "-"])
     return header, body
 
 
@@ -291,6 +296,11 @@ def main():
         "- `vs best peer` = the faster peer's time / dmlcpu's time (>1: dmlcpu is faster).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "
         "input lines touched + indices): roughly the best `ratio` a gather can reach.",
+        "- `read bound` = time of the faster copy / time to merely read the input lines the "
+        "case must read (one load per 64-byte line, in address order, the faster of with and "
+        "without software prefetch, same threads, in the same interleaved cold rounds): measured, "
+        "not computed: a `ratio` an implementation can hardly exceed, as it must also write the "
+        "output.",
         "- NumPy is single-threaded for these operations; its row is repeated under all threads.",
         "- Timing (wall clock): the GB/s columns are fastest calls of repeated calls -- "
         "dmlcpu's fastest Execute of its timed loop (best repetition), each copy called alone, "
