@@ -141,14 +141,18 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
 
 // out[i] = in[i * in_stride_bytes] for `count` elements. With a prefetcher (dense strides, at
 // most a cache line per element) the row goes in steps of about kStridedStepBytes of input.
-// With stream_stores (contiguous output) each step is assembled in an L1 buffer and streamed
-// out, so the output lines are never read for ownership; steps then end on 64-byte boundaries
-// of the output.
+// With stream_stores (contiguous output) the output lines are never read for ownership: rows
+// that plan.copy_strided_stream streams itself go to it directly, others are assembled step by
+// step in an L1 buffer and streamed out from there; steps then end on 64-byte boundaries of the
+// output.
 template <typename Pf>
 inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
                            const uint8_t* in, int64_t in_stride_bytes, uint64_t count, Pf* pf) {
-  if (pf == nullptr && !plan.stream_stores) {
-    plan.copy_strided(out, out_stride_bytes, in, in_stride_bytes, count);
+  const bool staged = plan.stream_stores && plan.copy_strided_stream == nullptr;
+  const kernels::CopyStridedFn copy =
+      plan.copy_strided_stream != nullptr ? plan.copy_strided_stream : plan.copy_strided;
+  if (pf == nullptr && !staged) {
+    copy(out, out_stride_bytes, in, in_stride_bytes, count);
     return;
   }
   const uint64_t elem_bytes = plan.elem_bytes;
@@ -177,11 +181,11 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
       pf->Advance(done + n < count ? n * abs_stride_bytes
                                    : (n - 1) * abs_stride_bytes + elem_bytes);
     }
-    if (plan.stream_stores) {
+    if (staged) {
       plan.copy_strided(stage, plan.elem_bytes, in, in_stride_bytes, n);
       plan.copy_run(out, stage, n * elem_bytes);
     } else {
-      plan.copy_strided(out, out_stride_bytes, in, in_stride_bytes, n);
+      copy(out, out_stride_bytes, in, in_stride_bytes, n);
     }
     done += n;
     if (done < count) {

@@ -191,6 +191,8 @@ const KernelSet& ScalarKernels() {
       &CopyBytesScalar,
       {&CopyStridedScalar<uint8_t>, &CopyStridedScalar<uint16_t>, &CopyStridedScalar<uint32_t>,
        &CopyStridedScalar<uint64_t>},
+      {&CopyStridedScalar<uint8_t>, &CopyStridedScalar<uint16_t>, &CopyStridedScalar<uint32_t>,
+       &CopyStridedScalar<uint64_t>},
       {&GatherScalar<uint8_t>, &GatherScalar<uint16_t>, &GatherScalar<uint32_t>,
        &GatherScalar<uint64_t>},
       {&ResolveScalar<int32_t>, &ResolveScalar<uint32_t>, &ResolveScalar<int64_t>,

@@ -137,13 +137,17 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // the 32 MiB footprint gains cold (0.53 -> 0.89 / 0.76 -> 0.82) and 1-thread repeated calls
   // (56 -> 79 GB/s), but 2-thread repeated calls drop to that ceiling (110-160 -> 86-88 GB/s,
   // below PyTorch's 92-137 there); 16000 1 KiB blocks (16 MiB out, 24 MiB) 0.48 -> 0.95 / 0.83
-  // -> 1.00 cold, 151 -> 88 GB/s repeated on 2 threads. Staged strided rows lose from streaming at these sizes ([::2, ::2] into 16 MiB: 0.37 ->
-  // 0.24), so they keep to the output-size rule.
+  // -> 1.00 cold, 151 -> 88 GB/s repeated on 2 threads.
+  //
+  // Rows the strided kernel streams itself (forward de-interleaves: StreamsDirectly) follow
+  // the same rule: [:, 1::3] of {4096,4096} fp32 (22 MB out of 64 MiB) 0.30 -> 0.35 / 0.38 ->
+  // 0.42. Rows that would be staged through an L1 buffer to stream lose at these sizes
+  // ([::2, ::2] into 16 MiB, staged: 0.37 -> 0.24), so they keep to the output-size rule.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];
   const uint64_t out_bytes = g.output.required_bytes;
-  const bool copy_rows =
-      plan->shape != KernelShape::kElementGather && row.in_stride_bytes == plan->elem_bytes;
+  const bool copy_rows = plan->shape != KernelShape::kElementGather &&
+                         kernels::StreamsDirectly(row.in_stride_bytes, plan->elem_bytes);
   const uint64_t footprint_bytes = out_bytes + std::min(g.input.required_bytes, out_bytes);
   plan->stream_stores = row.out_stride_bytes == plan->elem_bytes &&
                         (out_bytes >= kStreamThresholdBytes ||
@@ -156,6 +160,11 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->kernel_set = &set;
   plan->copy_run = plan->stream_stores ? set.copy_bytes_stream_unfenced : set.copy_bytes;
   plan->copy_strided = set.copy_strided[slot];
+  plan->copy_strided_stream =
+      plan->stream_stores && row.out_stride_bytes == plan->elem_bytes &&
+              kernels::StreamsDirectly(row.in_stride_bytes, plan->elem_bytes)
+          ? set.copy_strided_stream[slot]
+          : nullptr;
   plan->gather = set.gather[slot];
   plan->gather_blocks = set.gather_blocks;
   plan->resolve = set.resolve[static_cast<int>(plan->index_type)];

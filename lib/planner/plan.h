@@ -165,6 +165,9 @@ struct Plan {
   const kernels::KernelSet* kernel_set = nullptr;
   kernels::CopyBytesFn copy_run = nullptr;
   kernels::CopyStridedFn copy_strided = nullptr;
+  // With stream_stores, for rows the kernel streams itself (kernels::StreamsDirectly of the
+  // innermost loop's input stride, contiguous output); else null.
+  kernels::CopyStridedFn copy_strided_stream = nullptr;
   kernels::GatherFn gather = nullptr;
   kernels::GatherBlocksFn gather_blocks = nullptr;
   kernels::ResolveIndicesFn resolve = nullptr;

@@ -153,6 +153,13 @@ struct DstWindow {
 // ------------------------------------------------------------------------------------------
 // Fixture
 
+// Counts that get every placement (the others get one each, rotating).
+bool IsSpecialCount(size_t count) {
+  if (count <= 9) return true;
+  const size_t m = count % 16;
+  return m == 0 || m == 1 || m == 15;
+}
+
 class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
  protected:
   KernelsTest()
@@ -298,10 +305,16 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
     SnapshotExpected(w);
     scalar_.copy_strided[slot](ExpectedAt(w, dst), dst_stride_bytes, src, src_stride_bytes,
                                count);
-    set_.copy_strided[slot](dst, dst_stride_bytes, src, src_stride_bytes, count);
+    if (strided_stream_) {
+      set_.copy_strided_stream[slot](dst, dst_stride_bytes, src, src_stride_bytes, count);
+      StoreFence();
+    } else {
+      set_.copy_strided[slot](dst, dst_stride_bytes, src, src_stride_bytes, count);
+    }
     const auto result = CheckDst(w);
     if (!result) {
-      ADD_FAILURE() << set_.name << " copy_strided width " << width << " dst_stride_bytes "
+      ADD_FAILURE() << set_.name << (strided_stream_ ? " copy_strided_stream" : " copy_strided")
+                    << " width " << width << " dst_stride_bytes "
                     << dst_stride_bytes << " src_stride_bytes " << src_stride_bytes << " count "
                     << count << " src " << place.ToString() << " dst " << dst_place.ToString()
                     << ": " << result.message();
@@ -622,7 +635,50 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
 
   const KernelSet& set_;
   const KernelSet& scalar_;
+  // Every source stride against every dst stride and placement, counts up to kSweepCount.
+  void CopyStridedSuite() {
+    for (int slot = 0; slot < 4; ++slot) {
+      const int64_t w = int64_t{1} << slot;
+      // The fast paths (0, +-1..4 widths), negative, zero, and not multiples of the width.
+      const std::vector<int64_t> src_strides = {w,     0,      -w,     2 * w,  3 * w,
+                                                4 * w, -2 * w, -3 * w, -4 * w, 5 * w,
+                                                1,     -w - 1, w + 3,  64 * w, -7};
+      const std::vector<int64_t> dst_strides = {w, -w, 2 * w, 3 * w + 1, -2 * w - 5, 0, 1};
+      for (const int64_t ds : dst_strides) {
+        for (const int64_t ss : src_strides) {
+          const bool contiguous_dst = ds == w || ds == -w;
+          for (size_t count = 0; count <= kSweepCount; ++count) {
+            const bool special = IsSpecialCount(count);
+            if (!contiguous_dst && !special && count % 7 != 0) continue;
+            for (int p = 0; p < kPlacementCount; ++p) {
+              if (!special && p != static_cast<int>(count % kPlacementCount)) continue;
+              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // Counts of thousands, where the vector loops run long.
+  void CopyStridedLargeSuite() {
+    for (int slot = 0; slot < 4; ++slot) {
+      const int64_t w = int64_t{1} << slot;
+      for (const int64_t ss : {w, int64_t{0}, -w, 2 * w, 3 * w, 4 * w, -2 * w, -3 * w, -4 * w,
+                               5 * w + 1}) {
+        for (const int64_t ds : {w, -w, 2 * w}) {
+          for (const size_t count : {size_t{1000}, size_t{4096 + 3}, size_t{(1 << 16) + 5}}) {
+            for (const int p : {3, 8, 9}) {
+              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
+            }
+          }
+        }
+      }
+    }
+  }
+
   bool unfenced_ = false;  // copy_bytes_stream_unfenced + StoreFence instead of copy_bytes_stream
+  bool strided_stream_ = false;  // copy_strided_stream + StoreFence instead of copy_strided
   std::mt19937_64 rng_;
   GuardedRegion src_;  // read operands
   GuardedRegion dst_;  // written operands
@@ -630,13 +686,6 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
   std::vector<uint8_t> expected_;   // the dst window as the scalar kernels left it
   std::vector<uint8_t> addressed_;  // per window byte: 1 where some element lies
 };
-
-// Counts that get every placement (the others get one each, rotating).
-bool IsSpecialCount(size_t count) {
-  if (count <= 9) return true;
-  const size_t m = count % 16;
-  return m == 0 || m == 1 || m == 15;
-}
 
 // ------------------------------------------------------------------------------------------
 // Tests
@@ -649,6 +698,7 @@ TEST_P(KernelsTest, KernelSetIsComplete) {
   EXPECT_NE(set.copy_bytes_stream_unfenced, nullptr);
   for (int slot = 0; slot < 4; ++slot) {
     EXPECT_NE(set.copy_strided[slot], nullptr);
+    EXPECT_NE(set.copy_strided_stream[slot], nullptr);
     EXPECT_NE(set.gather[slot], nullptr);
   }
   for (int t = 0; t < kIndexTypeCount; ++t) {
@@ -666,44 +716,18 @@ TEST_P(KernelsTest, CopyBytesStreamUnfencedMatchesScalar) {
   CopyBytesSuite(/*stream=*/true);
 }
 
-TEST_P(KernelsTest, CopyStridedMatchesScalar) {
-  for (int slot = 0; slot < 4; ++slot) {
-    const int64_t w = int64_t{1} << slot;
-    // The fast paths (0, +-1..4 widths), negative, zero, and not multiples of the width.
-    const std::vector<int64_t> src_strides = {w,     0,      -w,     2 * w,  3 * w,
-                                              4 * w, -2 * w, -3 * w, -4 * w, 5 * w,
-                                              1,     -w - 1, w + 3,  64 * w, -7};
-    const std::vector<int64_t> dst_strides = {w, -w, 2 * w, 3 * w + 1, -2 * w - 5, 0, 1};
-    for (const int64_t ds : dst_strides) {
-      for (const int64_t ss : src_strides) {
-        const bool contiguous_dst = ds == w || ds == -w;
-        for (size_t count = 0; count <= kSweepCount; ++count) {
-          const bool special = IsSpecialCount(count);
-          if (!contiguous_dst && !special && count % 7 != 0) continue;
-          for (int p = 0; p < kPlacementCount; ++p) {
-            if (!special && p != static_cast<int>(count % kPlacementCount)) continue;
-            if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
-          }
-        }
-      }
-    }
-  }
+TEST_P(KernelsTest, CopyStridedMatchesScalar) { CopyStridedSuite(); }
+
+TEST_P(KernelsTest, CopyStridedLargeCounts) { CopyStridedLargeSuite(); }
+
+TEST_P(KernelsTest, CopyStridedStreamMatchesScalar) {
+  strided_stream_ = true;
+  CopyStridedSuite();
 }
 
-TEST_P(KernelsTest, CopyStridedLargeCounts) {
-  for (int slot = 0; slot < 4; ++slot) {
-    const int64_t w = int64_t{1} << slot;
-    for (const int64_t ss : {w, int64_t{0}, -w, 2 * w, 3 * w, 4 * w, -2 * w, -3 * w, -4 * w,
-                             5 * w + 1}) {
-      for (const int64_t ds : {w, -w, 2 * w}) {
-        for (const size_t count : {size_t{1000}, size_t{4096 + 3}, size_t{(1 << 16) + 5}}) {
-          for (const int p : {3, 8, 9}) {
-            if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
-          }
-        }
-      }
-    }
-  }
+TEST_P(KernelsTest, CopyStridedStreamLargeCounts) {
+  strided_stream_ = true;
+  CopyStridedLargeSuite();
 }
 
 TEST_P(KernelsTest, GatherMatchesScalar) {

@@ -5,9 +5,9 @@
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
 //  - shared-index rows (GATHER on the innermost axis),
 //  - outputs beyond the non-temporal threshold (32 MiB), where strided and gathered rows are
-//    staged in L1 and streamed,
+//    staged in L1 and streamed, or (de-interleaves) streamed by the kernel itself,
 //  - the software prefetch along the input stream (descending reads, block gathers), whose
-//    rows and blocks are copied in steps of about 1 KiB.
+//    rows and blocks are copied in steps of a few hundred bytes.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -362,6 +362,41 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .IndicesSizes({2048, 8192})
                   .Axis(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_INT32)
+                  .Test(Devices()));
+}
+
+// De-interleaves with non-temporal stores, written by the strided kernel itself (no staging):
+// every third fp32 of 64 MiB (output below 32 MiB, streamed for its footprint), every other
+// fp16 into padded output rows of every alignment, every third byte, every other fp64.
+TEST(StreamedOutputTest, DeinterleavedRowsStreamDirectly) {
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 4096})
+                  .WindowOffsets({0, 1})
+                  .WindowSizes({4096, 4095})
+                  .WindowStrides({1, 3})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(2)
+                  .InputSizes({4096, 8200})
+                  .OutputStrides({4101, 1})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({4096, 8200})
+                  .WindowStrides({1, 2})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(1)
+                  .InputSizes({4096, 12360})
+                  .WindowOffsets({0, 2})
+                  .WindowSizes({4096, 12358})
+                  .WindowStrides({1, 3})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(8)
+                  .InputSizes({2100, 4000})
+                  .WindowOffsets({0, 0})
+                  .WindowSizes({2100, 4000})
+                  .WindowStrides({1, 2})
                   .Test(Devices()));
 }
 

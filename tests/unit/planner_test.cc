@@ -153,8 +153,9 @@ TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
   }
 }
 
-// Non-temporal stores: outputs of 32 MiB and more; plain-copy rows also when their footprint
-// (output + input read, at most the output again) exceeds 32 MiB; strided rows not.
+// Non-temporal stores: outputs of 32 MiB and more; plain-copy and de-interleaved rows also when
+// their footprint (output + input read, at most the output again) exceeds 32 MiB; other
+// strided rows not.
 TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   struct Case {
     std::vector<uint32_t> table;  // GATHER axis 0 of a {rows, cols} fp32 table
@@ -182,6 +183,18 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
   EXPECT_FALSE(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).stream_stores);
+  // De-interleaves are streamed by the strided kernel itself on the footprint rule: [:, 1::3]
+  // of {4096, 4096} fp32 (22 MB out, 44 MB footprint); a last-axis flip (64 MiB out) is
+  // streamed through the staging buffer.
+  Tensor thirds(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1365});
+  const Plan thirds_plan = CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, 3});
+  EXPECT_TRUE(thirds_plan.stream_stores);
+  EXPECT_NE(thirds_plan.copy_strided_stream, nullptr);
+  Tensor flipped(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
+  const Plan flip_plan = CompileSlice1(in, flipped, {0, 0}, {4096, 4096}, {1, -1});
+  EXPECT_TRUE(flip_plan.stream_stores);
+  EXPECT_EQ(flip_plan.copy_strided_stream, nullptr);
+  EXPECT_EQ(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).copy_strided_stream, nullptr);
   // Contiguous slices from 64 MiB: 20 MiB out (40 MiB footprint) streamed, 16 MiB (32) not.
   Tensor part(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1280});
   EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).stream_stores);
