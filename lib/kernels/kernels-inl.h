@@ -12,8 +12,12 @@
 //   non-temporal Stream stores of whole vectors, tail by memcpy, then FlushStream.
 // - copy_strided: dst stride -width is turned into +width by walking both operands backwards.
 //   With a contiguous dst: src stride width (memcpy), 0 (Set + store), -width (load + Reverse +
-//   store), 2/3/4 x width (LoadInterleaved2/3/4, keep channel 0), -2/-3/-4 x width (the same
-//   from the lowest element, then Reverse). Anything else: scalar loop with 8 loads in flight.
+//   store), 2/3/4 x width (LoadInterleaved2/3/4, keep channel 0; 4-byte elements x 3 on AVX3:
+//   two two-table permutes), -2/-3/-4 x width (the same from the lowest element, then Reverse).
+//   Anything else: scalar loop with 8 loads in flight.
+// - copy_strided_stream: as copy_strided, but a contiguous dst of a plain copy or a forward
+//   de-interleave (StreamsDirectly) is written from its first 64-byte boundary on by Stream
+//   stores of whole vectors (head and tail by the scalar loop); no fence.
 // - gather_blocks: blocks up to 256 bytes by inline vector moves (an overlapping last vector),
 //   smaller than a vector by two overlapping fixed-size moves; larger blocks and merged runs by
 //   copy_large.
@@ -227,6 +231,7 @@ HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_
   // 32-bit lanes, every third: two two-table permutes per 16 lanes. Highway 1.0.3's
   // LoadInterleaved3 builds all three channels from byte shuffles within 128-bit blocks, which
   // made [:, 1::3] of {4096,4096} fp32 compute-bound (0.27 -> 0.30 of the best copy, 1 thread).
+  // Reads lanes 3i .. 3i + 47, which must not pass lane 3 (count - 1): i + 16 < count.
   if constexpr (sizeof(T) == 4 && kChannels == 3) {
     const __m512i lo_index =  // lanes 0, 3, ..., 30 of (a, b) into lanes 0..10
         _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
@@ -738,9 +743,10 @@ void CopyStrided(void* dst, int64_t dst_stride_bytes, const void* src, int64_t s
 }
 
 // copy_strided_stream: CopyStrided, with the vector body of a contiguous, element-aligned dst
-// written by non-temporal stores where StreamsDirectly (a plain copy, or a de-interleave); a
-// few leading elements go through the scalar loop until the vector stores are aligned. Other
-// rows, and dst not element-aligned, copy with regular stores. No fence.
+// written by non-temporal stores where StreamsDirectly (a plain copy, or a de-interleave); the
+// elements before dst's first 64-byte boundary go through the scalar loop (so that the
+// write-combining buffers see whole lines). Other rows, and dst not element-aligned, copy with
+// regular stores. No fence.
 template <typename T>
 void CopyStridedStream(void* dst, int64_t dst_stride_bytes, const void* src,
                        int64_t src_stride_bytes, size_t count) {
@@ -754,10 +760,11 @@ void CopyStridedStream(void* dst, int64_t dst_stride_bytes, const void* src,
   if (src_stride_bytes == kWidth) return CopyBytesStreamImpl<false>(to, from, count * sizeof(T));
 #if DMLCPU_KERNELS_HAVE_VECTORS
   const hn::ScalableTag<T> d;
-  const size_t vector_bytes = hn::Lanes(d) * sizeof(T);
+  // A line boundary is a vector boundary too (x86 vectors are at most a line).
+  const size_t align_bytes = std::max<size_t>(64, hn::Lanes(d) * sizeof(T));
   const size_t head = std::min<size_t>(
-      count, (vector_bytes - reinterpret_cast<uintptr_t>(to) % vector_bytes) % vector_bytes /
-                 sizeof(T));
+      count,
+      (align_bytes - reinterpret_cast<uintptr_t>(to) % align_bytes) % align_bytes / sizeof(T));
   CopyStridedLoop<T>(to, kWidth, from, src_stride_bytes, head);
   to += head * sizeof(T);
   from += static_cast<int64_t>(head) * src_stride_bytes;

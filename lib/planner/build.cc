@@ -118,16 +118,17 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // cold (0.54 -> 0.71 of the best copy on 1 thread, 0.71 -> 0.82 on 2) but ran at 88 instead
   // of 186 GB/s when called repeatedly on 2 threads (half of PyTorch's speed there). So
   // outputs are streamed when they cannot stay in the last-level cache anyway. Rows that are
-  // not plain copies (strided reads, element gathers) are then assembled in an L1 staging
-  // buffer and streamed from there; transposes stream each dst line
-  // of a block as they assemble it (regular stores there wait for a read of every dst line, the
-  // lines a whole row pitch apart, which no prefetcher follows: a {4096,4096} fp32 transpose
-  // with the portable 16 x 16 kernel ran at 12-13 instead of 6-10 GB/s on 1 thread streamed,
-  // and the per-target line-block kernel streamed runs at 23-24 GB/s, 40-50 on 2 threads).
+  // not plain copies are then written by copy_strided_stream (forward de-interleaves) or
+  // assembled in an L1 staging buffer and streamed from there (other strided reads, element
+  // gathers); transposes stream each dst line of a block as they assemble it (regular stores
+  // there wait for a read of every dst line, the lines a whole row pitch apart, which no
+  // prefetcher follows: a {4096,4096} fp32 transpose with the portable 16 x 16 kernel ran at
+  // 12-13 instead of 6-10 GB/s on 1 thread streamed, and the per-target line-block kernel
+  // streamed runs at 23-24 GB/s, 40-50 on 2 threads).
   //
   // Rows that are plain copies (contiguous runs, index-chosen blocks) also stream when the
-  // operator's footprint (output + the input it reads, at most the output's size again) does
-  // not fit the cache: then even repeated calls find the output evicted, and pay a DRAM read
+  // operator's footprint (output + the input lines it reads: at most the output's size again)
+  // does not fit the cache: then even repeated calls find the output evicted, and pay a DRAM read
   // for every line regular stores write. Measured (1 thread / 2 threads; cold ratio, then warm
   // GB/s): 10000 2 KiB blocks (20 MiB out, 40 MiB footprint): 0.47 -> 0.61 / 0.68 -> 0.76, warm
   // 36 -> 62 / 70 -> 79. A footprint that just fits is not streamed: 2048 8 KiB blocks (16 MiB
@@ -139,19 +140,23 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // below PyTorch's 92-137 there); 16000 1 KiB blocks (16 MiB out, 24 MiB) 0.48 -> 0.95 / 0.83
   // -> 1.00 cold, 151 -> 88 GB/s repeated on 2 threads.
   //
-  // Rows the strided kernel streams itself (forward de-interleaves: StreamsDirectly) follow
-  // the same rule: [:, 1::3] of {4096,4096} fp32 (22 MB out of 64 MiB) 0.30 -> 0.35 / 0.38 ->
-  // 0.42. Rows that would be staged through an L1 buffer to stream lose at these sizes
-  // ([::2, ::2] into 16 MiB, staged: 0.37 -> 0.24), so they keep to the output-size rule.
+  // Rows the strided kernel streams itself (forward de-interleaves of k = 2..4 elements:
+  // StreamsDirectly) follow the same rule; they read every line of k times the output's bytes.
+  // Of {4096,4096} fp32: [:, 1::3] (22 MB out, 86 MB footprint) 0.30 -> 0.35 / 0.38 -> 0.43;
+  // [::2, ::2] (16 MiB out, 48 MiB) 0.36 -> 0.36 / 0.48 -> 0.52. Rows that would be staged
+  // through an L1 buffer to stream lose at these sizes ([::2, ::2] staged: 0.37 -> 0.24), so
+  // they keep to the output-size rule.
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   const Loop& row = plan->loops[plan->loop_count - 1];
   const uint64_t out_bytes = g.output.required_bytes;
-  const bool copy_rows = plan->shape != KernelShape::kElementGather &&
-                         kernels::StreamsDirectly(row.in_stride_bytes, plan->elem_bytes);
-  const uint64_t footprint_bytes = out_bytes + std::min(g.input.required_bytes, out_bytes);
+  const bool footprint_rows = plan->shape != KernelShape::kElementGather &&
+                              kernels::StreamsDirectly(row.in_stride_bytes, plan->elem_bytes);
+  const uint64_t read_per_out = footprint_rows ? row.in_stride_bytes / plan->elem_bytes : 1;
+  const uint64_t footprint_bytes =
+      out_bytes + std::min(g.input.required_bytes, read_per_out * out_bytes);
   plan->stream_stores = row.out_stride_bytes == plan->elem_bytes &&
                         (out_bytes >= kStreamThresholdBytes ||
-                         (copy_rows && footprint_bytes > kStreamThresholdBytes));
+                         (footprint_rows && footprint_bytes > kStreamThresholdBytes));
   ChooseFastPaths(plan);
   if (plan->strict_indices) BuildIndexScans(plan);
 
@@ -160,8 +165,10 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->kernel_set = &set;
   plan->copy_run = plan->stream_stores ? set.copy_bytes_stream_unfenced : set.copy_bytes;
   plan->copy_strided = set.copy_strided[slot];
+  // Not with the stream prefetcher: its steps would leave each step's last vector to the
+  // kernel's scalar tail (it must not read past the step), regular stores to DRAM lines.
   plan->copy_strided_stream =
-      plan->stream_stores && row.out_stride_bytes == plan->elem_bytes &&
+      plan->stream_stores && !plan->stream_prefetch &&
               kernels::StreamsDirectly(row.in_stride_bytes, plan->elem_bytes)
           ? set.copy_strided_stream[slot]
           : nullptr;

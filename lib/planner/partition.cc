@@ -250,8 +250,9 @@ void ChooseFastPaths(Plan* plan) {
   // 0.42 -> 0.31, so not there). Contiguous rows only with non-temporal stores, which the
   // executor then streams in steps of a few lines; with regular stores a row stays one memcpy:
   // glibc's large copies write whole lines without reading them first, which short pieces
-  // would lose (16 KiB rows: 46 GB/s whole, 33 GB/s in prefetched 1 KiB pieces). Small operators run from
-  // the caches, where prefetching would only add instructions; tiled plans revisit their lines.
+  // would lose (16 KiB rows: 46 GB/s whole, 33 GB/s in prefetched 1 KiB pieces). Small
+  // operators run from the caches, where prefetching would only add instructions; tiled plans
+  // revisit their lines.
   bool descending = false;
   for (uint32_t i = 0; i <= last; ++i) {
     descending = descending || plan->loops[i].in_stride_bytes < 0;

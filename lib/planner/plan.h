@@ -153,8 +153,9 @@ struct Plan {
   bool transpose_tiles = false;
   Partition partition;
   // Non-temporal stores for large outputs (rows with a contiguous output only; see CompilePlan):
-  // copy_run streams (unfenced: RunUnits fences once at its end), strided or gathered rows
-  // are staged in L1 and streamed from there, and transpose_tile streams whole dst lines.
+  // copy_run streams (unfenced: RunUnits fences once at its end), de-interleaved rows stream
+  // from copy_strided_stream, other strided or gathered rows are staged in L1 and streamed from
+  // there, and transpose_tile streams whole dst lines.
   bool stream_stores = false;
 
   uint32_t scan_count = 0;  // strict mode: one scan per tuple element
@@ -165,8 +166,8 @@ struct Plan {
   const kernels::KernelSet* kernel_set = nullptr;
   kernels::CopyBytesFn copy_run = nullptr;
   kernels::CopyStridedFn copy_strided = nullptr;
-  // With stream_stores, for rows the kernel streams itself (kernels::StreamsDirectly of the
-  // innermost loop's input stride, contiguous output); else null.
+  // With stream_stores and no stream_prefetch, for rows the kernel streams itself
+  // (kernels::StreamsDirectly of the innermost loop's input stride); else null.
   kernels::CopyStridedFn copy_strided_stream = nullptr;
   kernels::GatherFn gather = nullptr;
   kernels::GatherBlocksFn gather_blocks = nullptr;

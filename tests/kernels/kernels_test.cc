@@ -291,12 +291,14 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
 
   // -------------------------------------------------------------------------- copy_strided
 
+  // dst goes to DstPlacementFor(place), or to *dst_place_override.
   bool RunCopyStrided(int slot, int64_t dst_stride_bytes, int64_t src_stride_bytes, size_t count,
-                      const Placement& place) {
+                      const Placement& place, const Placement* dst_place_override = nullptr) {
     const size_t width = size_t{1} << slot;
     const Extent se = StridedExtent(count, src_stride_bytes, width);
     const Extent de = StridedExtent(count, dst_stride_bytes, width);
-    const Placement dst_place = DstPlacementFor(place);
+    const Placement dst_place =
+        dst_place_override != nullptr ? *dst_place_override : DstPlacementFor(place);
     const uint8_t* src = PlaceLowest(src_, se.span(), place) - se.lowest;
     uint8_t* dst_lowest = PlaceLowest(dst_, de.span(), dst_place);
     uint8_t* dst = dst_lowest - de.lowest;
@@ -321,6 +323,48 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
       return false;
     }
     return true;
+  }
+
+  // Every source stride against every dst stride and placement, counts up to kSweepCount.
+  void CopyStridedSuite() {
+    for (int slot = 0; slot < 4; ++slot) {
+      const int64_t w = int64_t{1} << slot;
+      // The fast paths (0, +-1..4 widths), negative, zero, and not multiples of the width.
+      const std::vector<int64_t> src_strides = {w,     0,      -w,     2 * w,  3 * w,
+                                                4 * w, -2 * w, -3 * w, -4 * w, 5 * w,
+                                                1,     -w - 1, w + 3,  64 * w, -7};
+      const std::vector<int64_t> dst_strides = {w, -w, 2 * w, 3 * w + 1, -2 * w - 5, 0, 1};
+      for (const int64_t ds : dst_strides) {
+        for (const int64_t ss : src_strides) {
+          const bool contiguous_dst = ds == w || ds == -w;
+          for (size_t count = 0; count <= kSweepCount; ++count) {
+            const bool special = IsSpecialCount(count);
+            if (!contiguous_dst && !special && count % 7 != 0) continue;
+            for (int p = 0; p < kPlacementCount; ++p) {
+              if (!special && p != static_cast<int>(count % kPlacementCount)) continue;
+              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // Counts of thousands, where the vector loops run long.
+  void CopyStridedLargeSuite() {
+    for (int slot = 0; slot < 4; ++slot) {
+      const int64_t w = int64_t{1} << slot;
+      for (const int64_t ss : {w, int64_t{0}, -w, 2 * w, 3 * w, 4 * w, -2 * w, -3 * w, -4 * w,
+                               5 * w + 1}) {
+        for (const int64_t ds : {w, -w, 2 * w}) {
+          for (const size_t count : {size_t{1000}, size_t{4096 + 3}, size_t{(1 << 16) + 5}}) {
+            for (const int p : {3, 8, 9}) {
+              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
+            }
+          }
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------------------------- gather
@@ -635,48 +679,6 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
 
   const KernelSet& set_;
   const KernelSet& scalar_;
-  // Every source stride against every dst stride and placement, counts up to kSweepCount.
-  void CopyStridedSuite() {
-    for (int slot = 0; slot < 4; ++slot) {
-      const int64_t w = int64_t{1} << slot;
-      // The fast paths (0, +-1..4 widths), negative, zero, and not multiples of the width.
-      const std::vector<int64_t> src_strides = {w,     0,      -w,     2 * w,  3 * w,
-                                                4 * w, -2 * w, -3 * w, -4 * w, 5 * w,
-                                                1,     -w - 1, w + 3,  64 * w, -7};
-      const std::vector<int64_t> dst_strides = {w, -w, 2 * w, 3 * w + 1, -2 * w - 5, 0, 1};
-      for (const int64_t ds : dst_strides) {
-        for (const int64_t ss : src_strides) {
-          const bool contiguous_dst = ds == w || ds == -w;
-          for (size_t count = 0; count <= kSweepCount; ++count) {
-            const bool special = IsSpecialCount(count);
-            if (!contiguous_dst && !special && count % 7 != 0) continue;
-            for (int p = 0; p < kPlacementCount; ++p) {
-              if (!special && p != static_cast<int>(count % kPlacementCount)) continue;
-              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
-            }
-          }
-        }
-      }
-    }
-  }
-
-  // Counts of thousands, where the vector loops run long.
-  void CopyStridedLargeSuite() {
-    for (int slot = 0; slot < 4; ++slot) {
-      const int64_t w = int64_t{1} << slot;
-      for (const int64_t ss : {w, int64_t{0}, -w, 2 * w, 3 * w, 4 * w, -2 * w, -3 * w, -4 * w,
-                               5 * w + 1}) {
-        for (const int64_t ds : {w, -w, 2 * w}) {
-          for (const size_t count : {size_t{1000}, size_t{4096 + 3}, size_t{(1 << 16) + 5}}) {
-            for (const int p : {3, 8, 9}) {
-              if (!RunCopyStrided(slot, ds, ss, count, PlacementAt(p))) return;
-            }
-          }
-        }
-      }
-    }
-  }
-
   bool unfenced_ = false;  // copy_bytes_stream_unfenced + StoreFence instead of copy_bytes_stream
   bool strided_stream_ = false;  // copy_strided_stream + StoreFence instead of copy_strided
   std::mt19937_64 rng_;
@@ -728,6 +730,27 @@ TEST_P(KernelsTest, CopyStridedStreamMatchesScalar) {
 TEST_P(KernelsTest, CopyStridedStreamLargeCounts) {
   strided_stream_ = true;
   CopyStridedLargeSuite();
+}
+
+// The streamed body starts at dst's first 64-byte boundary: every head length, including dst
+// not aligned to its elements (then nothing is streamed).
+TEST_P(KernelsTest, CopyStridedStreamEveryDstOffset) {
+  strided_stream_ = true;
+  for (int slot = 0; slot < 4; ++slot) {
+    const int64_t w = int64_t{1} << slot;
+    for (const int64_t ss : {w, 2 * w, 3 * w, 4 * w}) {
+      for (const size_t count : {1, 15, 16, 17, 33, 64, 65, 130, 1000}) {
+        for (size_t offset = 0; offset < 64; ++offset) {
+          if (offset % w != 0 && offset > 8) continue;
+          const Placement dst_place{Placement::Kind::kOffset, offset};
+          if (!RunCopyStrided(slot, w, ss, count, PlacementAt(static_cast<int>(offset % 8)),
+                              &dst_place)) {
+            return;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_P(KernelsTest, GatherMatchesScalar) {

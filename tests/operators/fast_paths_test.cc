@@ -7,7 +7,7 @@
 //  - outputs beyond the non-temporal threshold (32 MiB), where strided and gathered rows are
 //    staged in L1 and streamed, or (de-interleaves) streamed by the kernel itself,
 //  - the software prefetch along the input stream (descending reads, block gathers), whose
-//    rows and blocks are copied in steps of a few hundred bytes.
+//    rows are copied in steps of a few hundred bytes, and small blocks in groups of ~1 KiB.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -367,7 +367,8 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
 
 // De-interleaves with non-temporal stores, written by the strided kernel itself (no staging):
 // every third fp32 of 64 MiB (output below 32 MiB, streamed for its footprint), every other
-// fp16 into padded output rows of every alignment, every third byte, every other fp64.
+// fp16 into padded output rows of every alignment, every third byte, every other fp64; and
+// with rows in descending order (the stream prefetcher's steps: staged instead).
 TEST(StreamedOutputTest, DeinterleavedRowsStreamDirectly) {
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(4)
@@ -397,6 +398,13 @@ TEST(StreamedOutputTest, DeinterleavedRowsStreamDirectly) {
                   .WindowOffsets({0, 0})
                   .WindowSizes({2100, 4000})
                   .WindowStrides({1, 2})
+                  .Test(Devices()));
+  EXPECT_TRUE(Slice1Tester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 4096})
+                  .WindowOffsets({0, 1})
+                  .WindowSizes({4096, 4095})
+                  .WindowStrides({-1, 3})
                   .Test(Devices()));
 }
 

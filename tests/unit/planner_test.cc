@@ -153,9 +153,16 @@ TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
   }
 }
 
-// Non-temporal stores: outputs of 32 MiB and more; plain-copy and de-interleaved rows also when
-// their footprint (output + input read, at most the output again) exceeds 32 MiB; other
-// strided rows not.
+// Non-temporal stores: outputs of 32 MiB and more; plain-copy and forward de-interleaved rows
+// also when their footprint (output + input lines read: at most the output again, k times that
+// for every k-th element) exceeds 32 MiB; other strided rows not.
+// Which source strides copy_strided_stream writes itself: forward, 1 to 4 whole elements.
+static_assert(dmlcpu::kernels::StreamsDirectly(4, 4) && dmlcpu::kernels::StreamsDirectly(16, 4));
+static_assert(dmlcpu::kernels::StreamsDirectly(2, 1) && dmlcpu::kernels::StreamsDirectly(32, 8));
+static_assert(!dmlcpu::kernels::StreamsDirectly(0, 4) && !dmlcpu::kernels::StreamsDirectly(-4, 4));
+static_assert(!dmlcpu::kernels::StreamsDirectly(-8, 4) && !dmlcpu::kernels::StreamsDirectly(2, 4));
+static_assert(!dmlcpu::kernels::StreamsDirectly(20, 4) && !dmlcpu::kernels::StreamsDirectly(6, 4));
+
 TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   struct Case {
     std::vector<uint32_t> table;  // GATHER axis 0 of a {rows, cols} fp32 table
@@ -179,22 +186,44 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
     EXPECT_EQ(plan.stream_stores, c.stream) << c.table[0] << " x " << c.table[1] << ", " << c.ids;
   }
-  // [::2, ::2] of {4096, 4096} fp32: 16 MiB of strided rows from 64 MiB: regular stores.
+  // De-interleaves are streamed by the strided kernel itself on the footprint rule, of
+  // {4096, 4096} fp32: [::2, ::2] (16 MiB out, 48 MiB footprint: every other row read whole),
+  // [:, 1::3] (22 MB out, 86 MB). Every third element backwards (22 MB out) is staged to
+  // stream, so it keeps to the output-size rule: regular stores. A last-axis flip (64 MiB out)
+  // streams through the staging buffer; descending rows of thirds use the stream prefetcher,
+  // whose steps the kernel would end with regular stores: staged too.
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
-  EXPECT_FALSE(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).stream_stores);
-  // De-interleaves are streamed by the strided kernel itself on the footprint rule: [:, 1::3]
-  // of {4096, 4096} fp32 (22 MB out, 44 MB footprint); a last-axis flip (64 MiB out) is
-  // streamed through the staging buffer.
+  const Plan halves_plan = CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2});
+  EXPECT_TRUE(halves_plan.stream_stores);
+  EXPECT_NE(halves_plan.copy_strided_stream, nullptr);
   Tensor thirds(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1365});
   const Plan thirds_plan = CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, 3});
   EXPECT_TRUE(thirds_plan.stream_stores);
   EXPECT_NE(thirds_plan.copy_strided_stream, nullptr);
+  EXPECT_FALSE(CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, -3}).stream_stores);
   Tensor flipped(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   const Plan flip_plan = CompileSlice1(in, flipped, {0, 0}, {4096, 4096}, {1, -1});
   EXPECT_TRUE(flip_plan.stream_stores);
   EXPECT_EQ(flip_plan.copy_strided_stream, nullptr);
-  EXPECT_EQ(CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2}).copy_strided_stream, nullptr);
+  const Plan descending_plan = CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {-1, 3});
+  EXPECT_TRUE(descending_plan.stream_stores);
+  EXPECT_TRUE(descending_plan.stream_prefetch);
+  EXPECT_EQ(descending_plan.copy_strided_stream, nullptr);
+  // The operator tests' other de-interleaves: every other fp16 (33.6 MB out), every third byte
+  // (16.9 MB out, 67 MB footprint), every other fp64 (33.6 MB out).
+  Tensor in16(DML_TENSOR_DATA_TYPE_FLOAT16, {4096, 8200});
+  Tensor out16(DML_TENSOR_DATA_TYPE_FLOAT16, {4096, 4100}, {4101, 1});
+  EXPECT_NE(CompileSlice1(in16, out16, {0, 0}, {4096, 8200}, {1, 2}).copy_strided_stream,
+            nullptr);
+  Tensor in8(DML_TENSOR_DATA_TYPE_UINT8, {4096, 12360});
+  Tensor out8(DML_TENSOR_DATA_TYPE_UINT8, {4096, 4120});
+  EXPECT_NE(CompileSlice1(in8, out8, {0, 2}, {4096, 12358}, {1, 3}).copy_strided_stream,
+            nullptr);
+  Tensor in64(DML_TENSOR_DATA_TYPE_FLOAT64, {2100, 4000});
+  Tensor out64(DML_TENSOR_DATA_TYPE_FLOAT64, {2100, 2000});
+  EXPECT_NE(CompileSlice1(in64, out64, {0, 0}, {2100, 4000}, {1, 2}).copy_strided_stream,
+            nullptr);
   // Contiguous slices from 64 MiB: 20 MiB out (40 MiB footprint) streamed, 16 MiB (32) not.
   Tensor part(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1280});
   EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).stream_stores);
