@@ -24,8 +24,9 @@
 //                     (output written + distinct 64-byte input lines touched + indices read);
 //                     < 1 means the operator must move more bytes than the copy does
 //   read_bound        fastest copy time / time to merely read the input lines the operator must
-//                     read (roofline::LineReader, in the same interleaved rounds, cold): the
-//                     ratio an operator reading those lines can hardly beat (measured, not computed)
+//                     read (roofline::LineReader, in the same interleaved rounds, cold): a
+//                     ratio an operator reading those lines can hardly beat (measured, not
+//                     computed)
 // Fastest calls rather than means are compared because the reference machine is shared: the
 // fastest call is the least disturbed one (the peers report their best sample likewise).
 // Latency cases report ns_per_execute (mean) instead, Compile cases ns_per_compile (mean).
@@ -141,9 +142,10 @@ struct CaseData {
   uint64_t copy_bytes = 0;
 
   // Byte offset in the input of the element that lands at output linear position `e`. Used to
-  // verify a sample of the output after the first Execute, and (when `bound_block_elems` > 0)
-  // to count the distinct input cache lines a gather must touch: output blocks of
-  // `bound_block_elems` elements are contiguous in the input.
+  // verify a sample of the output after the first Execute, and to find the input cache lines
+  // the operator must touch (for `read_bound`, and `bound` when `bound_block_elems` > 0: then
+  // output blocks of `bound_block_elems` elements are contiguous in the input, and looked up
+  // once per block).
   std::function<uint64_t(uint64_t e)> source_byte_offset;
   uint64_t bound_block_elems = 0;
   double bound = 0;        // computed lazily by the runner

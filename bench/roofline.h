@@ -83,8 +83,9 @@ struct ByteRange {
 // caps the `ratio` it can reach.
 class LineReader {
  public:
-  // ranges: ascending, disjoint, 64-byte aligned, inside the buffer at `base`, which must
-  // outlive the reader.
+  // ranges: ascending, disjoint, whole 64-byte lines (offsets from `base`), inside the
+  // allocation at `base` (which may end past the last element, as AlignedBuffer's does: it
+  // rounds up to whole lines); that must outlive the reader.
   LineReader(const uint8_t* base, const std::vector<ByteRange>& ranges, uint32_t threads);
   void Run(bool prefetch) const;
   uint64_t bytes() const { return bytes_; }

@@ -27,8 +27,7 @@ import sys
 NAME_RE = re.compile(r"^(?P<case>[^/]+)/threads:(?P<threads>[^/]+)")
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 FIELDS = ("dmlcpu_GBps", "mean_GBps", "memcpy_GBps", "nt_GBps", "ratio", "bound", "read_bound",
-          "threads",
-          "interleaved_GBps", "interleaved_memcpy_GBps", "interleaved_nt_GBps",
+          "threads", "interleaved_GBps", "interleaved_memcpy_GBps", "interleaved_nt_GBps",
           "ns_per_execute", "ns_per_compile", "bytes_per_second", "real_time")
 
 
