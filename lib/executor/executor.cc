@@ -716,11 +716,11 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
                 (plan.shape != KernelShape::kElementGather && !plan.transpose_tiles));
   DMLCPU_DCHECK(!plan.stream_stores ||
                 plan.loops[plan.loop_count - 1].out_stride_bytes == plan.elem_bytes);
-  uint8_t* slot = nullptr;
-  if (plan.pack_bytes != 0 && args.scratch != nullptr &&
-      args.scratch->slot_bytes() >= plan.pack_bytes) {
-    slot = args.scratch->Acquire();
-  }
+  // Compile sized the pool's slots for this plan.
+  DMLCPU_DCHECK(plan.pack_bytes == 0 || args.scratch == nullptr ||
+                args.scratch->slot_bytes() >= plan.pack_bytes);
+  uint8_t* const slot =
+      plan.pack_bytes != 0 && args.scratch != nullptr ? args.scratch->Acquire() : nullptr;
   if (slot != nullptr) {
     RunPackedStrips(plan, args, begin, end, slot);
     args.scratch->Release(slot);

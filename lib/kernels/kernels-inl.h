@@ -663,12 +663,7 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
           hn::BitCast(dti, hn::Combine(dt, hn::TruncateTo(dh, hi), hn::TruncateTo(dh, lo))));
 #endif
     }
-    auto* to = AsLanes<TU>(d + i * sizeof(T));
-    if (kStream) {
-      hn::Stream(v, dt, to);
-    } else {
-      hn::StoreU(v, dt, to);
-    }
+    StoreLanes<kStream>(dt, v, AsLanes<TU>(d + i * sizeof(T)));
   }
   return i;
 }
