@@ -270,7 +270,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
         prefetch.next = next_row_in;
         prefetch.next_bytes = next_row_in != nullptr ? plan.row_prefetch_bytes : 0;
         prefetch.indices_ahead = plan.index_stream_prefetch;
-        plan.gather_row(out, in, 0, idx + comp.idx_offset_bytes, count, comp.dim_size,
+        plan.gather_row(out, 0, in, 0, idx + comp.idx_offset_bytes, 0, 1, count, comp.dim_size,
                         comp.pitch_bytes, &prefetch);
         return;
       }
@@ -323,6 +323,23 @@ class Odometer {
     }
   }
   const RowOffsets& offsets() const { return offsets_; }
+  // Rows from this one to the end of the innermost of the counted loops, this one included
+  // (count >= 1).
+  uint64_t RowsLeftInLoop() const {
+    return static_cast<uint64_t>(plan_.loops[count_ - 1].size - coord_[count_ - 1]);
+  }
+  // Moves n rows on, n >= 1 and (n > 1 only where count >= 1) n <= RowsLeftInLoop().
+  void Advance(uint64_t n) {
+    if (n > 1) {
+      const Loop& loop = plan_.loops[count_ - 1];
+      const auto k = static_cast<int64_t>(n - 1);
+      coord_[count_ - 1] += k;
+      offsets_.out_off += k * loop.out_stride_bytes;
+      offsets_.in_off += k * loop.in_stride_bytes;
+      offsets_.idx_off += k * loop.idx_stride_bytes;
+    }
+    Step();
+  }
   // Moves to the next row (back to row 0 after the last).
   void Step() {
     for (uint32_t d = count_; d-- > 0;) {
@@ -567,6 +584,8 @@ void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, u
 // they crowd out the gathers' own misses. {4096,4096} fp32 axis 0, int64 ids, 1 thread:
 // 11.0-11.5 GB/s, 9.2 with prefetches into L1. The index lines are prefetched first and last
 // line first: the same two prefetches issued by a loop measured 6.1 GB/s (not understood).
+// gather_row issues the index rows' prefetches itself (RowPrefetch::index_row_ahead_bytes), the
+// same way.
 constexpr int kPackPrefetchLocality = 1;
 
 // Copies the strip starting at `src` (plan.components[0].dim_size rows of strip_bytes,
@@ -595,7 +614,8 @@ void PackStrip(const Plan& plan, uint8_t* packed, const uint8_t* src, int64_t pi
 
 // K4 strips gathered from a packed copy (plan.pack_bytes): the strip is packed into `scratch`
 // whenever a row's input base differs from the packed one, and each row gathers from it with
-// the packed row size as the pitch.
+// the packed row size as the pitch. Where gather_row applies, the rows of one strip along the
+// loop above the row go to it in one call.
 void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
                      uint8_t* scratch) {
   const uint32_t outer_count = plan.loop_count - 1;
@@ -606,30 +626,20 @@ void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   // Each row's indices are a whole index row pitch from the last: prefetch them some rows
   // ahead along the loop above the row (past a strip's end that is a wasted prefetch only).
   constexpr int64_t kIndexAheadRows = 16;
-  const uint64_t row_index_bytes =
-      row.idx_stride_bytes > 0
-          ? static_cast<uint64_t>(row.size) * static_cast<uint64_t>(row.idx_stride_bytes)
-          : 0;
-  const int64_t index_ahead_bytes =
-      outer_count > 0 ? kIndexAheadRows * plan.loops[outer_count - 1].idx_stride_bytes : 0;
+  const Loop* above = outer_count > 0 ? &plan.loops[outer_count - 1] : nullptr;
+  kernels::RowPrefetch prefetch;
+  prefetch.index_row_ahead_bytes =
+      above != nullptr && row.idx_stride_bytes > 0 ? kIndexAheadRows * above->idx_stride_bytes
+                                                   : 0;
+  // Rows along `above` share the packed strip when it does not move the input.
+  const bool batch_rows =
+      plan.gather_row != nullptr && above != nullptr && above->in_stride_bytes == 0;
   Odometer rows(plan, outer_count, begin);
   bool packed = false;
   int64_t packed_in_off = 0;
   int64_t offsets_bytes[kChunkItems];
-  for (uint64_t unit = begin; unit < end; ++unit, rows.Step()) {
+  for (uint64_t unit = begin; unit < end;) {
     const RowOffsets& r = rows.offsets();
-    const uintptr_t ahead = reinterpret_cast<uintptr_t>(args.indices) +
-                            static_cast<uintptr_t>(r.idx_off + comp.idx_offset_bytes +
-                                                   index_ahead_bytes);
-    // First and last line, then any between (more than two lines: narrow elements only).
-    if (row_index_bytes != 0) {
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, kPackPrefetchLocality);
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead + row_index_bytes - 1), 0,
-                         kPackPrefetchLocality);
-      for (uint64_t off = 64; off + 64 < row_index_bytes; off += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, kPackPrefetchLocality);
-      }
-    }
     if (!packed || r.in_off != packed_in_off) {
       PackStrip(plan, scratch, args.input + r.in_off, comp.pitch_bytes, comp.dim_size,
                 strip_bytes);
@@ -638,10 +648,28 @@ void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
     }
     uint8_t* out = args.output + r.out_off;
     const uint8_t* idx = args.indices + r.idx_off + comp.idx_offset_bytes;
-    if (plan.gather_row != nullptr) {  // contiguous row of indices and output
-      plan.gather_row(out, scratch, row.in_stride_bytes, idx, static_cast<size_t>(row.size),
-                      comp.dim_size, packed_pitch_bytes, nullptr);
+    if (plan.gather_row != nullptr) {  // contiguous rows of indices and output
+      const uint64_t n = batch_rows ? std::min(end - unit, rows.RowsLeftInLoop()) : 1;
+      plan.gather_row(out, above != nullptr ? above->out_stride_bytes : 0, scratch,
+                      row.in_stride_bytes, idx, above != nullptr ? above->idx_stride_bytes : 0,
+                      static_cast<size_t>(n), static_cast<size_t>(row.size), comp.dim_size,
+                      packed_pitch_bytes, &prefetch);
+      unit += n;
+      rows.Advance(n);
       continue;
+    }
+    if (prefetch.index_row_ahead_bytes != 0) {
+      const uintptr_t ahead = reinterpret_cast<uintptr_t>(idx) +
+                              static_cast<uintptr_t>(prefetch.index_row_ahead_bytes);
+      const uint64_t row_index_bytes =
+          static_cast<uint64_t>(row.size) * static_cast<uint64_t>(row.idx_stride_bytes);
+      // First and last line, then any between (as gather_row does).
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, kPackPrefetchLocality);
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + row_index_bytes - 1), 0,
+                         kPackPrefetchLocality);
+      for (uint64_t off = 64; off + 64 < row_index_bytes; off += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, kPackPrefetchLocality);
+      }
     }
     const uint8_t* in = scratch;
     for (uint64_t done = 0; done < static_cast<uint64_t>(row.size);) {
@@ -656,6 +684,8 @@ void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       in += nn * row.in_stride_bytes;
       idx += nn * row.idx_stride_bytes;
     }
+    ++unit;
+    rows.Step();
   }
 }
 

@@ -25,7 +25,8 @@
 //   (streamed when line-aligned in the _stream variant); leftovers element by element.
 // - gather_row: one pass of clamp, scale and load per element (contiguous dst and indices):
 //   4- and 8-byte elements by GatherOffset of whole vectors (streamed in the _stream variant),
-//   the rest scalar; prefetches the index stream and the next row as it goes.
+//   the rest scalar; prefetches the index stream and the next row as it goes. Many rows per call
+//   (packed strips), the geometry checks once per call.
 // - gather: scalar loop with 8 loads in flight over a resolved offsets array (SIMD gathers
 //   were no faster there on the target machine).
 //   The one place SIMD gathers are used is gather_row, where the offsets come straight from the
@@ -597,11 +598,29 @@ HWY_INLINE hn::Vec<DU64> ClampIndexLanes(DU64 du64, const I* indices, uint64_t d
   return hn::Min(u, hn::Set(du64, dim_size - 1));
 }
 
-// The vector part of GatherRow for 4- and 8-byte elements: whole vectors of clamped indices,
-// scaled to byte offsets (plus each lane's src stride) and gathered (4-byte elements with 32-bit
-// offsets, so only when every offset of a vector fits), stored (streamed: from the first
-// vector-aligned dst element on). Returns how many leading items it did; the caller does the
-// rest.
+// Whether GatherRowVectors may gather rows of this geometry: forward strides and pitch, at least
+// one whole vector, and for 4-byte elements every offset of a vector within 32 bits. Holds for
+// every row of a gather_row call (the divisions run once per call, not per row).
+template <typename T>
+HWY_INLINE bool GatherRowVectorsFit(int64_t src_stride_bytes, size_t count, uint64_t dim_size,
+                                    int64_t pitch_bytes) {
+  const hn::ScalableTag<hwy::MakeUnsigned<T>> dt;
+  const size_t step = hn::Lanes(dt);
+  if (pitch_bytes < 0 || src_stride_bytes < 0 || count < step) return false;
+  const auto pitch = static_cast<uint64_t>(pitch_bytes);
+  const auto stride = static_cast<uint64_t>(src_stride_bytes);
+  constexpr uint64_t kMaxOffset32 = 0x7FFFFFFF;
+  return sizeof(T) != 4 ||
+         !((pitch != 0 && dim_size - 1 > kMaxOffset32 / pitch) ||
+           (stride != 0 &&
+            step - 1 > (kMaxOffset32 - (dim_size - 1) * pitch) / stride));
+}
+
+// The vector part of one GatherRow row for 4- and 8-byte elements, where GatherRowVectorsFit:
+// whole vectors of clamped indices, scaled to byte offsets (plus each lane's src stride) and
+// gathered (4-byte elements with 32-bit offsets), stored (streamed: from the first
+// vector-aligned dst element on). Returns how many leading items it did (none where dst is not
+// element-aligned); the caller does the rest.
 template <typename T, typename I, bool kStream>
 HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
                                    int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
@@ -613,19 +632,9 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
   const hn::ScalableTag<uint64_t> du64;
   const size_t step = hn::Lanes(dt);  // items per data vector
   const size_t vec_bytes = step * sizeof(T);
-  if (pitch_bytes < 0 || src_stride_bytes < 0 || reinterpret_cast<uintptr_t>(d) % sizeof(T) != 0 ||
-      count < step) {
-    return 0;
-  }
-  const auto pitch = static_cast<uint64_t>(pitch_bytes);
+  if (reinterpret_cast<uintptr_t>(d) % sizeof(T) != 0) return 0;
   const auto stride = static_cast<uint64_t>(src_stride_bytes);
-  constexpr uint64_t kMaxOffset32 = 0x7FFFFFFF;
-  if (sizeof(T) == 4 && ((pitch != 0 && dim_size - 1 > kMaxOffset32 / pitch) ||
-                         (stride != 0 && step - 1 > (kMaxOffset32 - (dim_size - 1) * pitch) /
-                                                        stride))) {
-    return 0;
-  }
-  const auto pitch_v = hn::Set(du64, pitch);
+  const auto pitch_v = hn::Set(du64, static_cast<uint64_t>(pitch_bytes));
   const size_t half = hn::Lanes(du64);
   const auto lanes_lo = hn::Mul(hn::Iota(du64, 0), hn::Set(du64, stride));
   const auto lanes_hi = hn::Mul(hn::Iota(du64, half), hn::Set(du64, stride));
@@ -670,33 +679,57 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
 
 #endif  // DMLCPU_KERNELS_HAVE_VECTORS
 
-// dst[i] = src[i * src_stride_bytes + clamp(indices[i]) * pitch_bytes] with contiguous dst and
-// indices: the index is clamped and scaled in the same pass as the load (no offsets array in
-// between). 4- and 8-byte elements go by vector gathers (measured on the target machine,
+// Rows of dst[i] = src[i * src_stride_bytes + clamp(indices[i]) * pitch_bytes] with contiguous
+// dst and indices: the index is clamped and scaled in the same pass as the load (no offsets
+// array in between). One call for many rows spares the per-row call and checks (packed strips:
+// rows of 16 items). 4- and 8-byte elements go by vector gathers (measured on the target machine,
 // GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64 ids, 1 thread, cold,
 // streamed: 6.5 ms, against 9 ms for resolving into an offsets array and a scalar gather); the
 // stream variant streams those vectors (no fence). Other widths and the leftovers: scalar loads,
 // regular stores. Prefetches what `prefetch` names as it goes.
 template <typename T, typename I, bool kStream>
-void GatherRow(void* dst, const void* src, int64_t src_stride_bytes, const void* indices,
-               size_t count, uint64_t dim_size, int64_t pitch_bytes,
-               const RowPrefetch* prefetch) {
-  auto* d = static_cast<uint8_t*>(dst);
+void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t src_stride_bytes,
+               const void* indices, int64_t idx_row_pitch_bytes, size_t rows, size_t count,
+               uint64_t dim_size, int64_t pitch_bytes, const RowPrefetch* prefetch) {
   const auto* s = static_cast<const uint8_t*>(src);
-  const auto* ix = static_cast<const uint8_t*>(indices);
   if (count == 0) return;
-  GatherRowPrefetch<I> pf(ix, count, prefetch);
-  size_t i = 0;
+  const int64_t index_ahead_bytes = prefetch != nullptr ? prefetch->index_row_ahead_bytes : 0;
+  const size_t row_index_bytes = count * sizeof(I);
 #if DMLCPU_KERNELS_HAVE_VECTORS
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    i = GatherRowVectors<T, I, kStream>(d, s, src_stride_bytes, ix, count, dim_size, pitch_bytes,
-                                        pf);
-  }
+  constexpr bool kVectors = sizeof(T) == 4 || sizeof(T) == 8;
+  const bool vectors =
+      kVectors && GatherRowVectorsFit<T>(src_stride_bytes, count, dim_size, pitch_bytes);
 #endif
-  constexpr size_t kStepItems = 16;
-  for (; i < count; ++i) {
-    if (i % kStepItems == 0) pf.Upto(i, std::min(kStepItems, count - i));
-    GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);
+  for (size_t r = 0; r < rows; ++r) {
+    const auto rr = static_cast<int64_t>(r);
+    auto* d = static_cast<uint8_t*>(dst) + rr * dst_row_pitch_bytes;
+    const auto* ix = static_cast<const uint8_t*>(indices) + rr * idx_row_pitch_bytes;
+    if (index_ahead_bytes != 0) {
+      // Into L2 (locality 1): into L1 they crowd out the gathers' own misses. First and last
+      // line, then any between (more than two lines: narrow indices or long rows).
+      const uintptr_t ahead =
+          reinterpret_cast<uintptr_t>(ix) + static_cast<uintptr_t>(index_ahead_bytes);
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + row_index_bytes - 1), 0, 1);
+      for (size_t off = 64; off + 64 < row_index_bytes; off += 64) {
+        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, 1);
+      }
+    }
+    GatherRowPrefetch<I> pf(ix, count, prefetch);
+    size_t i = 0;
+#if DMLCPU_KERNELS_HAVE_VECTORS
+    if constexpr (kVectors) {
+      if (vectors) {
+        i = GatherRowVectors<T, I, kStream>(d, s, src_stride_bytes, ix, count, dim_size,
+                                            pitch_bytes, pf);
+      }
+    }
+#endif
+    constexpr size_t kStepItems = 16;
+    for (; i < count; ++i) {
+      if (i % kStepItems == 0) pf.Upto(i, std::min(kStepItems, count - i));
+      GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);
+    }
   }
 }
 

@@ -113,16 +113,23 @@ struct RowPrefetch {
   const void* next = nullptr;  // a span read next (the next row's input), spread over the row
   size_t next_bytes = 0;
   bool indices_ahead = false;  // the index stream continues past `count`: run a few KiB ahead
+  // Nonzero: as each row starts, the index row this many bytes further on is prefetched into
+  // L2 (rows of indices a whole pitch apart, where no hardware prefetcher follows). Addresses
+  // past the end of the indices are fine (a prefetch never faults).
+  int64_t index_row_ahead_bytes = 0;
 };
 
-// dst[i] = src[i * src_stride_bytes + c_i * pitch_bytes] for i in [0, count), c_i =
-// clamp(indices[i]) per the kClamp rule of ResolveIndicesFn; dst elements (the table slot's
-// width) and indices (the index type) are contiguous. dim_size >= 1. prefetch: null for none.
-// The _stream variant writes dst with non-temporal stores where it can and does not fence (the
-// caller issues StoreFence()).
-using GatherRowFn = void (*)(void* dst, const void* src, int64_t src_stride_bytes,
-                             const void* indices, size_t count, uint64_t dim_size,
-                             int64_t pitch_bytes, const RowPrefetch* prefetch);
+// Row r in [0, rows), item i in [0, count): dst_r[i] = src[i * src_stride_bytes + c_ri *
+// pitch_bytes], with dst_r = dst + r * dst_row_pitch_bytes, c_ri = clamp(indices_r[i]) per the
+// kClamp rule of ResolveIndicesFn and indices_r = indices + r * idx_row_pitch_bytes. Each row's
+// dst elements (the table slot's width) and indices (the index type) are contiguous; every row
+// gathers from the same src. dim_size >= 1. prefetch: null for none; its `next` span is spread
+// over each row. The _stream variant writes dst with non-temporal stores where it can and does
+// not fence (the caller issues StoreFence()).
+using GatherRowFn = void (*)(void* dst, int64_t dst_row_pitch_bytes, const void* src,
+                             int64_t src_stride_bytes, const void* indices,
+                             int64_t idx_row_pitch_bytes, size_t rows, size_t count,
+                             uint64_t dim_size, int64_t pitch_bytes, const RowPrefetch* prefetch);
 
 // Whether copy_strided_stream writes a row whose source stride is src_stride_bytes (elements of
 // elem_bytes, dst contiguous) with non-temporal stores itself: plain copies and forward

@@ -88,17 +88,21 @@ size_t FindOutOfRangeScalar(const void* indices, int64_t idx_stride_bytes, size_
 }
 
 template <typename T, typename I>
-void GatherRowScalar(void* dst, const void* src, int64_t src_stride_bytes, const void* indices,
-                     size_t count, uint64_t dim_size, int64_t pitch_bytes,
+void GatherRowScalar(void* dst, int64_t dst_row_pitch_bytes, const void* src,
+                     int64_t src_stride_bytes, const void* indices, int64_t idx_row_pitch_bytes,
+                     size_t rows, size_t count, uint64_t dim_size, int64_t pitch_bytes,
                      const RowPrefetch* /*prefetch*/) {
-  auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
-  const auto* ix = static_cast<const uint8_t*>(indices);
-  for (size_t i = 0; i < count; ++i) {
-    const uint64_t c = ClampIndex<I>(LoadAt<I>(ix + i * sizeof(I)), dim_size);
-    const int64_t at = static_cast<int64_t>(i) * src_stride_bytes +
-                       static_cast<int64_t>(c) * pitch_bytes;
-    StoreAt<T>(d + i * sizeof(T), LoadAt<T>(s + at));
+  for (size_t r = 0; r < rows; ++r) {
+    auto* d = static_cast<uint8_t*>(dst) + static_cast<int64_t>(r) * dst_row_pitch_bytes;
+    const auto* ix =
+        static_cast<const uint8_t*>(indices) + static_cast<int64_t>(r) * idx_row_pitch_bytes;
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t c = ClampIndex<I>(LoadAt<I>(ix + i * sizeof(I)), dim_size);
+      const int64_t at = static_cast<int64_t>(i) * src_stride_bytes +
+                         static_cast<int64_t>(c) * pitch_bytes;
+      StoreAt<T>(d + i * sizeof(T), LoadAt<T>(s + at));
+    }
   }
 }
 

@@ -1044,8 +1044,8 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
                 prefetch.next = src.data();
                 prefetch.next_bytes = src.size();
                 prefetch.indices_ahead = count % 3 == 0;
-                fn(got_base + guard + misalign, src.data(), src_stride, idx.data(), count,
-                   shape.dim, pitch, count % 2 == 0 ? &prefetch : nullptr);
+                fn(got_base + guard + misalign, 0, src.data(), src_stride, idx.data(), 0, 1,
+                   count, shape.dim, pitch, count % 2 == 0 ? &prefetch : nullptr);
                 StoreFence();
                 ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
                     << set->name << (stream ? " stream" : "") << " width " << width
@@ -1073,6 +1073,81 @@ TEST(GatherRowTest, MatchesPlainLoop) {
   GatherRowSuite<uint32_t>(sets, rng);
   GatherRowSuite<int64_t>(sets, rng);
   GatherRowSuite<uint64_t>(sets, rng);
+}
+
+template <typename I>
+void GatherRowsSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& rng) {
+  constexpr uint8_t kSentinel = 0x3C;
+  const int slot_i = std::is_same<I, int32_t>::value    ? 0
+                     : std::is_same<I, uint32_t>::value ? 1
+                     : std::is_same<I, int64_t>::value  ? 2
+                                                        : 3;
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    const uint64_t dim = 97;
+    for (size_t count : {size_t{1}, size_t{16}, size_t{19}, size_t{40}}) {
+      // One packed-strip layout: item i of a row reads column i of the table's rows.
+      const auto src_stride = static_cast<int64_t>(width);
+      const auto pitch = static_cast<int64_t>(count * width);
+      std::vector<uint8_t> src(dim * static_cast<uint64_t>(pitch));
+      for (auto& b : src) b = static_cast<uint8_t>(rng());
+      for (size_t rows : {size_t{2}, size_t{3}, size_t{9}}) {
+        // dst rows back to back, with element-sized gaps, and a pitch that is not a multiple of
+        // the width (every other row misaligned); index rows with a gap of 0, 1 or 5 ids.
+        for (int layout = 0; layout < 3; ++layout) {
+          const size_t dst_pitch = count * width + (layout == 0 ? 0 : layout == 1 ? width : 1);
+          const size_t idx_pitch_ids = count + (layout == 0 ? 0 : layout == 1 ? 1 : 5);
+          std::vector<I> idx(rows * idx_pitch_ids);
+          for (auto& v : idx) {
+            v = rng() % 3 == 0 ? static_cast<I>(rng()) : static_cast<I>(rng() % dim);
+          }
+          const size_t guard = 64;
+          const size_t total = 2 * guard + rows * dst_pitch;
+          LineAlignedBuffer want_store(total), got_store(total);
+          uint8_t* want_base = want_store.data();
+          uint8_t* got_base = got_store.data();
+          std::memset(want_base, kSentinel, total);
+          for (size_t r = 0; r < rows; ++r) {
+            for (size_t i = 0; i < count; ++i) {
+              const uint64_t c = ClampForTest<I>(idx[r * idx_pitch_ids + i], dim);
+              std::memcpy(want_base + guard + r * dst_pitch + i * width,
+                          src.data() + i * width + c * static_cast<uint64_t>(pitch), width);
+            }
+          }
+          for (const KernelSet* set : sets) {
+            for (int stream = 0; stream < 2; ++stream) {
+              std::memset(got_base, kSentinel, total);
+              const GatherRowFn fn = stream ? set->gather_row_stream[WidthSlot(width)][slot_i]
+                                            : set->gather_row[WidthSlot(width)][slot_i];
+              RowPrefetch prefetch;
+              prefetch.index_row_ahead_bytes =
+                  static_cast<int64_t>(16 * idx_pitch_ids * sizeof(I));
+              fn(got_base + guard, static_cast<int64_t>(dst_pitch), src.data(), src_stride,
+                 idx.data(), static_cast<int64_t>(idx_pitch_ids * sizeof(I)), rows, count, dim,
+                 pitch, layout == 1 ? nullptr : &prefetch);
+              StoreFence();
+              ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
+                  << set->name << (stream ? " stream" : "") << " width " << width
+                  << " index bytes " << sizeof(I) << " count " << count << " rows " << rows
+                  << " layout " << layout;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// One gather_row call for many rows (packed strips): each row at its own dst and index pitch,
+// every width and index type, rows whose dst alignment differs from the first row's, the
+// index-row prefetch on and off, sentinels around and between the dst rows.
+TEST(GatherRowTest, ManyRowsPerCall) {
+  std::mt19937_64 rng(0x40e5);
+  std::vector<const KernelSet*> sets = AllSupportedKernels();
+  sets.push_back(&ScalarKernels());
+  GatherRowsSuite<int32_t>(sets, rng);
+  GatherRowsSuite<uint32_t>(sets, rng);
+  GatherRowsSuite<int64_t>(sets, rng);
+  GatherRowsSuite<uint64_t>(sets, rng);
 }
 
 // transpose_tile and transpose_tile_stream of every set (the scalar one included) against a

@@ -276,6 +276,17 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .IndicesStrides({1, 200})
                   .Axis(0)
                   .Test(Devices()));
+  // A short gathered axis (4) with a dimension between it and the row that moves the input
+  // (padded output rows keep it from merging into the row): each strip is packed again for
+  // each of its rows, which the strip's rows must not share.
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(4)
+                  .InputSizes({4, 2, 262144})
+                  .IndicesSizes({4, 2, 262144})
+                  .OutputStrides({2 * 262160, 262160, 1})
+                  .Axis(0)
+                  .Indices(IndexValues::kOutOfRange)
+                  .Test(Devices()));
 }
 
 // Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
