@@ -976,13 +976,26 @@ uint64_t ClampForTest(I v, uint64_t dim) {
   return u < dim ? u : dim - 1;
 }
 
+// The KernelSet index slot of index type I (INT32, UINT32, INT64, UINT64 order).
+template <typename I>
+constexpr int IndexSlotForTest() {
+  return std::is_same<I, int32_t>::value    ? 0
+         : std::is_same<I, uint32_t>::value ? 1
+         : std::is_same<I, int64_t>::value  ? 2
+                                            : 3;
+}
+
+// The set's gather_row kernel for `width`-byte elements and index slot `slot_i`; `stream`: the
+// non-temporal-store variant.
+GatherRowFn GatherRowOf(const KernelSet& set, bool stream, uint32_t width, int slot_i) {
+  return stream ? set.gather_row_stream[WidthSlot(width)][slot_i]
+                : set.gather_row[WidthSlot(width)][slot_i];
+}
+
 template <typename I>
 void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& rng) {
   constexpr uint8_t kSentinel = 0xC3;
-  const int slot_i = std::is_same<I, int32_t>::value    ? 0
-                     : std::is_same<I, uint32_t>::value ? 1
-                     : std::is_same<I, int64_t>::value  ? 2
-                                                        : 3;
+  const int slot_i = IndexSlotForTest<I>();
   struct Shape {
     uint64_t dim;
     uint64_t pitch_elems;
@@ -1038,8 +1051,7 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
             for (const KernelSet* set : sets) {
               for (int stream = 0; stream < 2; ++stream) {
                 std::memset(got_base, kSentinel, total);
-                const GatherRowFn fn = stream ? set->gather_row_stream[WidthSlot(width)][slot_i]
-                                              : set->gather_row[WidthSlot(width)][slot_i];
+                const GatherRowFn fn = GatherRowOf(*set, stream != 0, width, slot_i);
                 RowPrefetch prefetch;
                 prefetch.next = src.data();
                 prefetch.next_bytes = src.size();
@@ -1078,10 +1090,7 @@ TEST(GatherRowTest, MatchesPlainLoop) {
 template <typename I>
 void GatherRowsSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& rng) {
   constexpr uint8_t kSentinel = 0x3C;
-  const int slot_i = std::is_same<I, int32_t>::value    ? 0
-                     : std::is_same<I, uint32_t>::value ? 1
-                     : std::is_same<I, int64_t>::value  ? 2
-                                                        : 3;
+  const int slot_i = IndexSlotForTest<I>();
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     const uint64_t dim = 97;
     for (size_t count : {size_t{1}, size_t{16}, size_t{19}, size_t{40}}) {
@@ -1116,8 +1125,7 @@ void GatherRowsSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64&
           for (const KernelSet* set : sets) {
             for (int stream = 0; stream < 2; ++stream) {
               std::memset(got_base, kSentinel, total);
-              const GatherRowFn fn = stream ? set->gather_row_stream[WidthSlot(width)][slot_i]
-                                            : set->gather_row[WidthSlot(width)][slot_i];
+              const GatherRowFn fn = GatherRowOf(*set, stream != 0, width, slot_i);
               RowPrefetch prefetch;
               prefetch.index_row_ahead_bytes =
                   static_cast<int64_t>(16 * idx_pitch_ids * sizeof(I));
