@@ -27,6 +27,12 @@
 //                     read (roofline::LineReader, in the same interleaved rounds, cold): a
 //                     ratio an operator reading those lines can hardly beat (measured, not
 //                     computed)
+//   copy_bound        where those lines are no more bytes than the output (slices and gathers of
+//                     whole, aligned blocks): fastest copy time / time to copy just those lines
+//                     back to back into a buffer of their size (LineReader::CopyTo, the faster
+//                     of memcpy and non-temporal stores, prefetched), a gather's block after
+//                     block in output order, a slice's in address order: the operator's bytes
+//                     moved the cheapest way, without its index or address work
 // Fastest calls rather than means are compared because the reference machine is shared: the
 // fastest call is the least disturbed one (the peers report their best sample likewise).
 // Latency cases report ns_per_execute (mean) instead, Compile cases ns_per_compile (mean).

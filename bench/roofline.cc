@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -215,47 +216,108 @@ LineReader::LineReader(const uint8_t* base, const std::vector<ByteRange>& ranges
       done += take;
     }
   }
+  piece_begin_bytes_.assign(threads_, 0);
+  for (uint32_t q = 1; q < threads_; ++q) {
+    uint64_t piece_bytes = 0;
+    for (const ByteRange& r : pieces_[q - 1]) piece_bytes += r.end - r.begin;
+    piece_begin_bytes_[q] = piece_begin_bytes_[q - 1] + piece_bytes;
+  }
 }
 
-void LineReader::Run(bool prefetch) const {
-  // With `prefetch` a second cursor runs kAheadLines ahead along the same ranges and prefetches:
-  // where the ranges jump, the hardware prefetchers start each one from a full DRAM latency.
+namespace {
+
+// Walks one piece of a LineReader in steps of `step_lines` lines (fewer at a range's end), calling
+// visit(offset, bytes, dst_offset) per step, dst_offset counting from the piece's start. With
+// `prefetch`, a second cursor runs kAheadLines ahead along the same ranges and prefetches one line
+// per line of the step before it: where the ranges jump, the hardware prefetchers start each one
+// from a full DRAM latency.
+template <typename Visit>
+void WalkPiece(const uint8_t* base, const std::vector<ByteRange>& piece, bool prefetch,
+               uint64_t step_lines, const Visit& visit) {
   constexpr uint64_t kAheadLines = 128;
-  const auto read_piece = [this, prefetch](const std::vector<ByteRange>& piece) {
-    uint64_t sum = 0;
-    size_t ahead_range = prefetch ? 0 : piece.size();
-    uint64_t ahead_at = piece.empty() ? 0 : piece[0].begin;
-    const auto prefetch_next = [&] {
-      if (ahead_range == piece.size()) return;
-      __builtin_prefetch(base_ + ahead_at);
-      ahead_at += kCacheLineBytes;
-      if (ahead_at == piece[ahead_range].end && ++ahead_range < piece.size()) {
-        ahead_at = piece[ahead_range].begin;
-      }
-    };
-    for (uint64_t i = 0; i < kAheadLines; ++i) prefetch_next();
-    for (const ByteRange& r : piece) {
-      for (uint64_t at = r.begin; at < r.end; at += kCacheLineBytes) {
-        prefetch_next();
-        uint64_t word;
-        std::memcpy(&word, base_ + at, sizeof(word));
-        sum += word;
-      }
+  size_t ahead_range = prefetch ? 0 : piece.size();
+  uint64_t ahead_at = piece.empty() ? 0 : piece[0].begin;
+  const auto prefetch_next = [&] {
+    if (ahead_range == piece.size()) return;
+    __builtin_prefetch(base + ahead_at);
+    ahead_at += kCacheLineBytes;
+    if (ahead_at == piece[ahead_range].end && ++ahead_range < piece.size()) {
+      ahead_at = piece[ahead_range].begin;
     }
-    line_reader_sink.fetch_add(sum, std::memory_order_relaxed);
   };
+  for (uint64_t i = 0; i < kAheadLines; ++i) prefetch_next();
+  uint64_t dst_offset = 0;
+  for (const ByteRange& r : piece) {
+    for (uint64_t at = r.begin; at < r.end;) {
+      const uint64_t bytes = std::min(r.end - at, step_lines * kCacheLineBytes);
+      for (uint64_t line = 0; line < bytes; line += kCacheLineBytes) prefetch_next();
+      visit(at, bytes, dst_offset);
+      at += bytes;
+      dst_offset += bytes;
+    }
+  }
+}
+
+}  // namespace
+
+template <typename PieceFn>
+void LineReader::ForEachPiece(const PieceFn& piece_fn) const {
   if (threads_ == 1) {
-    read_piece(pieces_[0]);
+    piece_fn(0);
     return;
   }
   ArenaFor(threads_)->execute([&] {
     tbb::parallel_for(
         tbb::blocked_range<size_t>(0, pieces_.size(), 1),
         [&](const tbb::blocked_range<size_t>& range) {
-          for (size_t p = range.begin(); p != range.end(); ++p) read_piece(pieces_[p]);
+          for (size_t p = range.begin(); p != range.end(); ++p) piece_fn(p);
         },
         tbb::static_partitioner());
   });
+}
+
+void LineReader::Run(bool prefetch) const {
+  ForEachPiece([&](size_t p) {
+    uint64_t sum = 0;
+    WalkPiece(base_, pieces_[p], prefetch, /*step_lines=*/1,
+              [&](uint64_t at, uint64_t /*bytes*/, uint64_t /*dst_offset*/) {
+                uint64_t word;
+                std::memcpy(&word, base_ + at, sizeof(word));
+                sum += word;
+              });
+    line_reader_sink.fetch_add(sum, std::memory_order_relaxed);
+  });
+}
+
+void LineReader::CopyTo(uint8_t* dst, bool streaming) const {
+  ForEachPiece([&](size_t p) {
+    uint8_t* piece_dst = dst + piece_begin_bytes_[p];
+    WalkPiece(base_, pieces_[p], /*prefetch=*/true, /*step_lines=*/4,
+              [&](uint64_t at, uint64_t bytes, uint64_t dst_offset) {
+                uint8_t* d = piece_dst + dst_offset;
+                const uint8_t* s = base_ + at;
+                if (!streaming) {
+                  std::memcpy(d, s, bytes);
+                  return;
+                }
+                // Whole lines to a 64-byte aligned dst: nothing is left over.
+                const size_t left = HasAvx2() ? StreamCopyAvx2(d, s, bytes)
+                                              : StreamCopySse2(d, s, bytes);
+                (void)left;
+              });
+    if (streaming) _mm_sfence();
+  });
+}
+
+bool LineReader::CopiedTo(const uint8_t* dst) const {
+  for (size_t p = 0; p < pieces_.size(); ++p) {
+    uint64_t dst_offset = piece_begin_bytes_[p];
+    for (const ByteRange& r : pieces_[p]) {
+      if (std::memcmp(dst + dst_offset, base_ + r.begin, r.end - r.begin) != 0) return false;
+      dst_offset += r.end - r.begin;
+    }
+  }
+  return true;
 }
 
 void FlushFromCaches(const Span& span) {
@@ -273,7 +335,7 @@ void FlushFromCaches(const Span& span) {
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
                                    const std::vector<Span>& op_buffers, size_t copy_bytes,
                                    uint32_t threads, const LineReader* reader,
-                                   double min_seconds) {
+                                   const LineReader* copier, double min_seconds) {
   // Separate destinations: the NT copy's stores evict its destination from the caches, which
   // would otherwise turn the next memcpy's writes into misses.
   AlignedBuffer src(copy_bytes);
@@ -288,11 +350,31 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
   const auto run_nt = [&] {
     ParallelCopy(&NonTemporalCopy, nt_dst.data(), src.data(), copy_bytes, threads);
   };
+  // The line copies only where they write no more than the operator does.
+  const bool copy_lines = copier != nullptr && copier->bytes() <= copy_bytes;
+  AlignedBuffer line_dst(copy_lines ? copier->bytes() : 0);
+  if (copy_lines) line_dst.FillPattern(0x00);
   run_op();  // warm-up round
   run_memcpy();
   run_nt();
   if (reader != nullptr) reader->Run(true);
-  RooflineTimes best{1e30, 1e30, 1e30, reader != nullptr ? 1e30 : 0, 1e30, 1e30};
+  if (copy_lines) {
+    // Both copies are checked once: a copy bound of the wrong bytes would mean nothing.
+    for (const bool streaming : {false, true}) {
+      line_dst.FillPattern(streaming ? 0x11 : 0x22);
+      copier->CopyTo(line_dst.data(), streaming);
+      if (!copier->CopiedTo(line_dst.data())) {
+        std::fprintf(stderr, "roofline: LineReader::CopyTo (streaming %d) copied wrong bytes\n",
+                     static_cast<int>(streaming));
+        std::abort();
+      }
+    }
+  }
+  RooflineTimes best;
+  best.op_seconds = best.memcpy_seconds = best.nt_seconds = 1e30;
+  best.memcpy_repeated_seconds = best.nt_repeated_seconds = 1e30;
+  if (reader != nullptr) best.read_seconds = 1e30;
+  if (copy_lines) best.line_copy_seconds = 1e30;
   // Cold cache: before every timed call, every buffer of the three (the operator's and both
   // copies') is flushed, so all three start from DRAM whatever their working set, and none
   // pays for writing back lines another left dirty. (A scratch write does not do this
@@ -303,35 +385,37 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
     FlushFromCaches({src.data(), copy_bytes});
     FlushFromCaches({memcpy_dst.data(), copy_bytes});
     FlushFromCaches({nt_dst.data(), copy_bytes});
+    if (copy_lines) FlushFromCaches({line_dst.data(), line_dst.size_bytes()});
   };
+  // The calls of a round, each with the fastest time it feeds (a pair feeds one time).
+  struct Call {
+    double* best_seconds;
+    std::function<void()> run;
+  };
+  std::vector<Call> round_calls = {{&best.op_seconds, run_op},
+                                   {&best.memcpy_seconds, run_memcpy},
+                                   {&best.nt_seconds, run_nt}};
+  if (reader != nullptr) {
+    round_calls.push_back({&best.read_seconds, [&] { reader->Run(false); }});
+    round_calls.push_back({&best.read_seconds, [&] { reader->Run(true); }});
+  }
+  if (copy_lines) {
+    round_calls.push_back({&best.line_copy_seconds,
+                           [&] { copier->CopyTo(line_dst.data(), /*streaming=*/false); }});
+    round_calls.push_back({&best.line_copy_seconds,
+                           [&] { copier->CopyTo(line_dst.data(), /*streaming=*/true); }});
+  }
   // The order rotates every round, so that each call takes every position in turn. With the
-  // reader's two calls a round takes 5/3 as long: the rounds run that much longer, so that the
-  // operator and the copies keep their number of samples.
-  const int calls = reader != nullptr ? 5 : 3;
+  // reader's and the copier's calls a round takes calls / 3 times as long: the rounds run that
+  // much longer, so that the operator and the copies keep their number of samples.
+  const int calls = static_cast<int>(round_calls.size());
   const double rounds_seconds = min_seconds * calls / 3;
   auto begin = std::chrono::steady_clock::now();
   for (int round = 0; round < 6 || SecondsSince(begin) < rounds_seconds; ++round) {
     for (int slot = 0; slot < calls; ++slot) {
-      const int slot_call = (round + slot) % calls;
-      switch (slot_call) {
-        case 0:
-          flush_all();
-          best.op_seconds = std::min(best.op_seconds, TimeOnce(run_op));
-          break;
-        case 1:
-          flush_all();
-          best.memcpy_seconds = std::min(best.memcpy_seconds, TimeOnce(run_memcpy));
-          break;
-        case 2:
-          flush_all();
-          best.nt_seconds = std::min(best.nt_seconds, TimeOnce(run_nt));
-          break;
-        default:  // the reader with and without prefetches
-          flush_all();
-          best.read_seconds = std::min(best.read_seconds,
-                                       TimeOnce([&] { reader->Run(slot_call == 4); }));
-          break;
-      }
+      const Call& call = round_calls[static_cast<size_t>((round + slot) % calls)];
+      flush_all();
+      *call.best_seconds = std::min(*call.best_seconds, TimeOnce(call.run));
     }
   }
   begin = std::chrono::steady_clock::now();

@@ -83,18 +83,31 @@ struct ByteRange {
 // caps the `ratio` it can reach.
 class LineReader {
  public:
-  // ranges: ascending, disjoint, whole 64-byte lines (offsets from `base`), inside the
-  // allocation at `base` (which may end past the last element, as AlignedBuffer's does: it
-  // rounds up to whole lines); that must outlive the reader.
+  // ranges: whole 64-byte lines (offsets from `base`), inside the allocation at `base` (which
+  // may end past the last element, as AlignedBuffer's does: it rounds up to whole lines); that
+  // must outlive the reader. Ascending and disjoint for Run (the cheapest read); CopyTo copies
+  // them in the order given.
   LineReader(const uint8_t* base, const std::vector<ByteRange>& ranges, uint32_t threads);
   void Run(bool prefetch) const;
+  // Copies the lines, split into the same pieces as Run, back to back into `dst` (bytes() long,
+  // 64-byte aligned): with non-temporal stores (`streaming`) or memcpy, in 256-byte steps, each
+  // step preceded by the prefetches that keep a cursor 8 KiB ahead along the lines. Unlike Run,
+  // the ranges may come in any order (a gather's blocks in output order); copied in that order.
+  void CopyTo(uint8_t* dst, bool streaming) const;
+  // Whether `dst` holds what CopyTo writes there.
+  bool CopiedTo(const uint8_t* dst) const;
   uint64_t bytes() const { return bytes_; }
 
  private:
+  // Calls piece_fn(p) for every piece, one per thread of the arena of threads_ threads.
+  template <typename PieceFn>
+  void ForEachPiece(const PieceFn& piece_fn) const;
+
   const uint8_t* base_;
   uint32_t threads_;
   uint64_t bytes_ = 0;
   std::vector<std::vector<ByteRange>> pieces_;  // one per thread
+  std::vector<uint64_t> piece_begin_bytes_;     // where each piece starts in CopyTo's dst
 };
 
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
@@ -109,12 +122,16 @@ class LineReader {
 // The copies get their own source and destinations (64-byte aligned, huge pages requested above
 // 4 MiB, first-touched), split across `threads` threads like ParallelCopy.
 // With a `reader`, Run(false) and Run(true) join the interleaved rounds (flushed like the
-// others); read_seconds is the faster of the two.
+// others); read_seconds is the faster of the two. With a `copier` whose lines are no more bytes
+// than `copy_bytes` (an operator that writes copy_bytes must read those lines and write at least
+// that much), its CopyTo with and without streaming join them too; line_copy_seconds is the
+// faster.
 struct RooflineTimes {
-  double op_seconds = 0;      // interleaved
-  double memcpy_seconds = 0;  // interleaved
-  double nt_seconds = 0;      // interleaved
-  double read_seconds = 0;    // interleaved; 0 without a reader
+  double op_seconds = 0;         // interleaved
+  double memcpy_seconds = 0;     // interleaved
+  double nt_seconds = 0;         // interleaved
+  double read_seconds = 0;       // interleaved; 0 without a reader
+  double line_copy_seconds = 0;  // interleaved; 0 unless measured (see above)
   double memcpy_repeated_seconds = 0;
   double nt_repeated_seconds = 0;
   double best_copy_seconds() const {
@@ -124,6 +141,7 @@ struct RooflineTimes {
 RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
                                    const std::vector<Span>& op_buffers, size_t copy_bytes,
                                    uint32_t threads, const LineReader* reader = nullptr,
+                                   const LineReader* copier = nullptr,
                                    double min_seconds = 0.4);
 
 // Seconds taken by `fn()` (steady clock).

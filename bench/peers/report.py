@@ -9,7 +9,9 @@ GB/s, PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the o
 (1.0 = as fast as the faster pure copy, measured in the same run with the same threads);
 `vs best peer` = dmlcpu's speed-up over the faster peer (same case, same thread setting, same
 byte accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic; `read bound` =
-best copy time / time to merely read the input lines the case must read. GB/s are from
+best copy time / time to merely read the input lines the case must read; `copy bound` (where
+those lines are no more bytes than the output) = best copy time / time to copy just those lines
+(a gather's block after block in output order) into a buffer of their size. GB/s are from
 fastest calls (dmlcpu: the repetition with the fastest Execute, with that repetition's own
 counters; copies: fastest of repeated calls; peers: best sample; `ratio`: fastest calls of
 interleaved rounds of dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call
@@ -27,6 +29,7 @@ import sys
 NAME_RE = re.compile(r"^(?P<case>[^/]+)/threads:(?P<threads>[^/]+)")
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 FIELDS = ("dmlcpu_GBps", "mean_GBps", "memcpy_GBps", "nt_GBps", "ratio", "bound", "read_bound",
+          "copy_bound",
           "threads", "interleaved_GBps", "interleaved_memcpy_GBps", "interleaved_nt_GBps",
           "ns_per_execute", "ns_per_compile", "bytes_per_second", "real_time")
 
@@ -111,7 +114,7 @@ def build_rows(dmlcpu, peers):
             row.update(dmlcpu_GBps=d["dmlcpu_GBps"], mean_GBps=d.get("mean_GBps"),
                        memcpy_GBps=d.get("memcpy_GBps"),
                        nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"),
-                       read_bound=d.get("read_bound"))
+                       read_bound=d.get("read_bound"), copy_bound=d.get("copy_bound"))
             throughput.append(row)
     return throughput, latency, compile_rows, warnings
 
@@ -127,7 +130,7 @@ def peer_ns(record):
 def throughput_table(rows):
     header = ["case", "threads", "dmlcpu GB/s", "(mean)", "memcpy GB/s", "NT copy GB/s",
               "PyTorch GB/s", "NumPy GB/s", "ratio to copy", "vs best peer", "bound",
-              "read bound"]
+              "read bound", "copy bound"]
     body = []
     for r in rows:
         body.append([r["case"], r["threads"], fmt(r["dmlcpu_GBps"]), fmt(r["mean_GBps"]),
@@ -135,7 +138,8 @@ def throughput_table(rows):
                      fmt(r["nt_GBps"]), fmt(peer_gbps(r["torch"])), fmt(peer_gbps(r["numpy"])),
                      fmt(r["ratio"], 3), (fmt(r["speedup"]) + "x") if r["speedup"] else "-",
                      fmt(r["bound"], 3) if r["bound"] else "-",
-                     fmt(r["read_bound"], 3) if r["read_bound"] else "-"])
+                     fmt(r["read_bound"], 3) if r["read_bound"] else "-",
+                     fmt(r["copy_bound"], 3) if r["copy_bound"] else "-"])
     return header, body
 
 
@@ -300,6 +304,12 @@ def main():
         "without software prefetch, same threads, in the same interleaved cold rounds): measured, "
         "not computed: a `ratio` an implementation can hardly exceed, as it must also write the "
         "output.",
+        "- `copy bound` (where the input lines the case must read are no more bytes than its "
+        "output: slices, gathers of whole aligned blocks) = time of the faster copy / time to "
+        "copy just those lines back to back into a buffer of their size (a gather's block after "
+        "block in output order, a slice's in address order; the faster of memcpy and "
+        "non-temporal stores, both with software prefetch 8 KiB ahead; same threads, same "
+        "interleaved cold rounds): the case's bytes moved without any index or address work.",
         "- NumPy is single-threaded for these operations; its row is repeated under all threads.",
         "- Timing (wall clock): the GB/s columns are fastest calls of repeated calls -- "
         "dmlcpu's fastest Execute of its timed loop (best repetition), each copy called alone, "
