@@ -130,16 +130,21 @@ std::vector<roofline::ByteRange> TouchedRanges(const CaseData& data) {
 
 // The input lines of the output's blocks in output order (a block's lines once, merged with the
 // previous block's where they continue it): what a gather that copies block after block reads.
+// Empty as soon as they add up to more bytes than the output (blocks of single elements, blocks
+// off line boundaries): then no copy of them is a bound (see MeasureAgainstCopies).
 std::vector<roofline::ByteRange> OutputOrderRanges(const CaseData& data) {
   std::vector<roofline::ByteRange> ranges;
   const uint64_t block_elems = data.bound_block_elems;
   const uint64_t block_bytes = block_elems * data.output_tensor->elem_bytes();
   const uint64_t blocks = data.output_tensor->elem_count() / block_elems;
+  uint64_t total_bytes = 0;
   for (uint64_t b = 0; b < blocks; ++b) {
     const uint64_t begin = data.source_byte_offset(b * block_elems);
     const uint64_t line_begin = begin / kCacheLineBytes * kCacheLineBytes;
     const uint64_t line_end =
         (begin + block_bytes + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
+    total_bytes += line_end - line_begin;
+    if (total_bytes > data.copy_bytes) return {};
     if (!ranges.empty() && ranges.back().end == line_begin) {
       ranges.back().end = line_end;
     } else {
@@ -253,12 +258,18 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
     }
     // The copy bound's lines: a block gather's in output order (block after block, as the
     // operator must produce them), other cases' in address order (the reader's).
-    std::unique_ptr<roofline::LineReader> block_copier;
-    if (data->bound_block_elems != 0 && data->source_byte_offset) {
-      block_copier = std::make_unique<roofline::LineReader>(data->input->data(),
-                                                            OutputOrderRanges(*data), threads);
+    const bool block_gather = data->bound_block_elems != 0 && data->source_byte_offset;
+    if (block_gather && !data->copy_ranges_done) {
+      data->copy_ranges = OutputOrderRanges(*data);
+      data->copy_ranges_done = true;
     }
-    const roofline::LineReader* copier = block_copier ? block_copier.get() : reader.get();
+    std::unique_ptr<roofline::LineReader> block_copier;
+    if (!data->copy_ranges.empty()) {
+      block_copier = std::make_unique<roofline::LineReader>(data->input->data(),
+                                                            data->copy_ranges, threads);
+    }
+    const roofline::LineReader* copier =
+        block_gather ? block_copier.get() : reader.get();
     it = data->roofline
              .emplace(threads, roofline::MeasureAgainstCopies(run_op, op_buffers,
                                                               data->copy_bytes, threads,

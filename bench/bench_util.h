@@ -31,8 +31,10 @@
 //                     whole, aligned blocks): fastest copy time / time to copy just those lines
 //                     back to back into a buffer of their size (LineReader::CopyTo, the faster
 //                     of memcpy and non-temporal stores, prefetched), a gather's block after
-//                     block in output order, a slice's in address order: the operator's bytes
-//                     moved the cheapest way, without its index or address work
+//                     block in output order, a slice's in address order: at most the
+//                     operator's bytes, moved the cheapest way, without its index or address
+//                     work (for slices that read every line of their input -- flips, transposed
+//                     views -- that is a plain copy of the input, so about 1)
 // Fastest calls rather than means are compared because the reference machine is shared: the
 // fastest call is the least disturbed one (the peers report their best sample likewise).
 // Latency cases report ns_per_execute (mean) instead, Compile cases ns_per_compile (mean).
@@ -159,6 +161,10 @@ struct CaseData {
   // read_bound's LineReader).
   std::vector<roofline::ByteRange> read_ranges;
   bool read_ranges_done = false;
+  // A block gather's input lines in output order, for the copy bound (empty where they are more
+  // bytes than the output; computed lazily by the runner).
+  std::vector<roofline::ByteRange> copy_ranges;
+  bool copy_ranges_done = false;
   bool described = false;  // plan printed (DMLCPU_BENCH_DESCRIBE=1)
   // Interleaved fastest-call times per Device thread count (measured once, see roofline.h).
   std::map<uint32_t, roofline::RooflineTimes> roofline;

@@ -375,8 +375,8 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
   best.memcpy_repeated_seconds = best.nt_repeated_seconds = 1e30;
   if (reader != nullptr) best.read_seconds = 1e30;
   if (copy_lines) best.line_copy_seconds = 1e30;
-  // Cold cache: before every timed call, every buffer of the three (the operator's and both
-  // copies') is flushed, so all three start from DRAM whatever their working set, and none
+  // Cold cache: before every timed call, every buffer (the operator's, both copies', the
+  // copier's destination) is flushed, so all start from DRAM whatever their working set, and none
   // pays for writing back lines another left dirty. (A scratch write does not do this
   // reliably: glibc's memset of a large buffer bypasses the caches here, and a cold 8 MiB
   // memcpy then ran at 58 GB/s against 42 GB/s after a flush.)

@@ -80,7 +80,8 @@ struct ByteRange {
 // once, here); `Run(true)` also prefetches 8 KiB ahead along the lines, which is faster where
 // they come in short runs. An operator that must read those lines cannot finish before the
 // faster Run would (it still has its output to write), so the faster copy's time / that time
-// caps the `ratio` it can reach.
+// caps the `ratio` it can reach. CopyTo is the cheapest way to move them: an operator that must
+// read them and write at least as many bytes can hardly beat it.
 class LineReader {
  public:
   // ranges: whole 64-byte lines (offsets from `base`), inside the allocation at `base` (which
@@ -111,12 +112,13 @@ class LineReader {
 };
 
 // Fastest-call seconds of an operator and of the two copies of `copy_bytes`, measured two ways:
-//  - interleaved: rounds of (operator, memcpy, NT copy), in an order that rotates every round,
-//    until `min_seconds` have passed (at least 6 rounds), after one warm-up round, each call
-//    started with a cold cache: every line of every buffer involved (`op_buffers` and the
-//    copies' source and destinations) is flushed from all caches first (clflush), so all three
-//    start from DRAM, as the targets were measured. All three see the
-//    same moments of a shared, noisy machine, so their ratio is robust.
+//  - interleaved: rounds of (operator, memcpy, NT copy, and the reader's and copier's calls
+//    below), in an order that rotates every round, until `min_seconds` (times the calls per
+//    round / 3) have passed (at least 6 rounds), after one warm-up round, each call started
+//    with a cold cache: every line of every buffer involved (`op_buffers`, the copies' source
+//    and destinations, the copier's destination) is flushed from all caches first (clflush), so
+//    all start from DRAM, as the targets were measured. All see the same moments of a shared,
+//    noisy machine, so their ratios are robust.
 //  - repeated: each copy alone, called repeatedly for `min_seconds` / 2 (warm caches where the
 //    buffers fit), as the operator's own timed loop and the peers are measured.
 // The copies get their own source and destinations (64-byte aligned, huge pages requested above

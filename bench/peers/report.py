@@ -309,7 +309,9 @@ def main():
         "copy just those lines back to back into a buffer of their size (a gather's block after "
         "block in output order, a slice's in address order; the faster of memcpy and "
         "non-temporal stores, both with software prefetch 8 KiB ahead; same threads, same "
-        "interleaved cold rounds): the case's bytes moved without any index or address work.",
+        "interleaved cold rounds): the case's bytes moved without any index or address work (for "
+        "a slice that reads every line of its input, a flip or a transposed view, a plain copy, "
+        "so about 1).",
         "- NumPy is single-threaded for these operations; its row is repeated under all threads.",
         "- Timing (wall clock): the GB/s columns are fastest calls of repeated calls -- "
         "dmlcpu's fastest Execute of its timed loop (best repetition), each copy called alone, "
