@@ -530,14 +530,28 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
 // Rows sharing indices resolve them once: all of them when they fit this stack buffer.
 constexpr uint64_t kMaxSharedItems = 4096;
 
+// Rows sharing indices whose input spans are shorter than this are prefetched two rows ahead
+// instead of one: one short row is gathered in about the time a DRAM miss takes. Measured on
+// GATHER of 512 ids along axis 1 of {4096,1024} fp32 (4 KiB rows), cold, median of 3 runs:
+// 0.27 -> 0.32 of the best copy on 1 thread, 0.43 -> 0.45 on 2; three rows ahead about the
+// same as two, four worse.
+constexpr uint64_t kShortRowPrefetchBytes = 8 << 10;
+
 // K4 fast path when every row reads the same indices: the row's indices are resolved once
 // (all of them, or chunk by chunk for long rows) and reused for every row of the unit range,
-// prefetching the next row's input span while gathering the current one.
+// prefetching the input span of a row ahead (the next, or for short rows the one after it)
+// while gathering the current one.
 void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];
   const uint64_t row_items = static_cast<uint64_t>(row.size);
   const uint64_t chunk_items = row_items <= kMaxSharedItems ? row_items : kChunkItems;
+  // Two rows ahead only along a loop of rows the same stride apart (a wrap of the odometer in
+  // between would make that a wasted prefetch only: addresses, never dereferenced).
+  const uint64_t rows_ahead =
+      plan.row_prefetch_bytes != 0 && plan.row_prefetch_bytes < kShortRowPrefetchBytes ? 2 : 1;
+  const int64_t outer_in_stride_bytes =
+      outer_count > 0 ? plan.loops[outer_count - 1].in_stride_bytes : 0;
   int64_t offsets_bytes[kMaxSharedItems];
   for (uint64_t done = 0; done < row_items;) {
     const uint64_t n = std::min(chunk_items, row_items - done);
@@ -551,14 +565,24 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
       uint8_t* out = args.output + rows.offsets().out_off + first * row.out_stride_bytes;
       const uint8_t* in = args.input + rows.offsets().in_off + first * row.in_stride_bytes;
       rows.Step();
-      const bool prefetch_next = plan.row_prefetch_bytes != 0 && unit + 1 < end;
-      SpreadPrefetch spread(prefetch_next ? args.input + rows.offsets().in_off : nullptr,
+      const uintptr_t next_row =
+          reinterpret_cast<uintptr_t>(args.input) + static_cast<uintptr_t>(rows.offsets().in_off);
+      if (rows_ahead == 2 && unit == begin && unit + 1 < end) {
+        // Nothing before this range prefetched its second row: all of it now.
+        SpreadPrefetch(reinterpret_cast<const void*>(next_row), plan.row_prefetch_bytes, 1)
+            .Upto(1);
+      }
+      const bool prefetch_ahead = plan.row_prefetch_bytes != 0 && unit + rows_ahead < end;
+      const uintptr_t ahead_row =
+          next_row + static_cast<uintptr_t>(static_cast<int64_t>(rows_ahead - 1) *
+                                            outer_in_stride_bytes);
+      SpreadPrefetch spread(prefetch_ahead ? reinterpret_cast<const void*>(ahead_row) : nullptr,
                             plan.row_prefetch_bytes, n);
       for (uint64_t k = 0; k < n; k += kChunkItems) {
         const int64_t kk = static_cast<int64_t>(k);
         GatherChunk(plan, out + kk * row.out_stride_bytes, row.out_stride_bytes,
                     in + kk * row.in_stride_bytes, row.in_stride_bytes, offsets_bytes + k,
-                    std::min(kChunkItems, n - k), prefetch_next ? &spread : nullptr, k);
+                    std::min(kChunkItems, n - k), prefetch_ahead ? &spread : nullptr, k);
       }
       spread.Upto(n);
     }
