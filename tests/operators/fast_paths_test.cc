@@ -289,6 +289,43 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .Test(Devices()));
 }
 
+// Element gathers stream from 8 MiB of output on: rows sharing their ids (resolved once), staged
+// and streamed, with short rows prefetched two rows ahead. Rows of 520 items (not a whole
+// number of lines, so every row starts at another alignment), 2-, 4- and 8-byte elements,
+// every index type with negative and out-of-range ids (clamped), and a padded output (streamed
+// too: each row is contiguous; the gaps between rows stay untouched).
+TEST(StreamedOutputTest, ElementGathersFromAQuarterOfTheCache) {
+  const struct {
+    uint32_t width;
+    uint32_t rows;
+    DML_TENSOR_DATA_TYPE index_type;
+  } cases[] = {{2, 8192, DML_TENSOR_DATA_TYPE_INT32},
+               {4, 4096, DML_TENSOR_DATA_TYPE_INT64},
+               {4, 4096, DML_TENSOR_DATA_TYPE_UINT32},
+               {8, 2048, DML_TENSOR_DATA_TYPE_UINT64}};
+  for (const auto& c : cases) {
+    EXPECT_TRUE(GatherTester()
+                    .ElementBytes(c.width)
+                    .InputSizes({c.rows, 1030})
+                    .IndicesSizes({1, 520})
+                    .IndexType(c.index_type)
+                    .Axis(1)
+                    .IndexDimensions(1)
+                    .Indices(IndexValues::kOutOfRange)
+                    .Test(Devices()))
+        << c.width;
+  }
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(4)
+                  .InputSizes({4096, 1030})
+                  .IndicesSizes({1, 520})
+                  .OutputStrides({530, 1})
+                  .Axis(1)
+                  .IndexDimensions(1)
+                  .Indices(IndexValues::kInRange)
+                  .Test(Devices()));
+}
+
 // Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
 // (flip), K3 streamed blocks, K4 staged gathers.
 TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {

@@ -231,6 +231,33 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
 }
 
+// Element gathers stream from 8 MiB of output on (a quarter of the 32 MiB rule of plain copies):
+// GATHER along axis 1 of {rows, 1024} fp32 with 512 shared ids writes rows x 2 KiB.
+TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
+  for (uint32_t rows : {4095u, 4096u, 16384u}) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 1024});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {1, 512});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 512});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 1, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+    ASSERT_EQ(plan.shape, KernelShape::kElementGather) << rows;
+    EXPECT_TRUE(plan.rows_share_indices) << rows;
+    EXPECT_EQ(plan.stream_stores, rows >= 4096) << rows;
+  }
+  // The same byte count of GATHER_ELEMENTS along the last axis: 2048 x 1024 fp32 (8 MiB).
+  for (uint32_t rows : {2047u, 2048u}) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 1024});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {rows, 1024});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 1024});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+    EXPECT_TRUE(plan.fused_row_gather) << rows;
+    EXPECT_EQ(plan.stream_stores, rows == 2048) << rows;
+  }
+}
+
 // GATHER_ELEMENTS along the last axis fuses clamp and gather per row; along axis 0 (tiled
 // strips, input stride along the row) and for rows sharing ids it does not.
 TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
