@@ -192,7 +192,8 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
   try {
     auto plan = std::make_shared<internal::Plan>();
     Status s =
-        internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict, plan.get());
+        internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict, plan.get(),
+                              state_->executor.concurrency());
     if (!s.ok()) return s;
     CompiledOperator op;
     if (state_->backend == Backend::kD3D12) {

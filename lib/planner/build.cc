@@ -96,7 +96,8 @@ void BuildCanonical(const OpGeometry& g, Plan* plan) {
   }
 }
 
-Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan) {
+Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan,
+                   uint32_t concurrency) {
   *plan = Plan();
   Status s = ValidateOperator(desc, &plan->geometry);
   if (!s.ok()) return s;
@@ -147,6 +148,16 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // through an L1 buffer to stream lose at these sizes ([::2, ::2] staged: 0.37 -> 0.24), so
   // they keep to the output-size rule.
   //
+  // On one thread, plain-copy and de-interleaved rows already stream where their footprint
+  // exceeds half the cache: one core's regular stores to such outputs wait for a DRAM read of
+  // nearly every line even on repeated calls (the other tenants of the shared cache leave us
+  // little more than half of it), and one core stays below the non-temporal ceiling that made
+  // streaming lose on two. Measured on 1 thread, cold ratio and repeated GB/s: 8 x 2000 1 KiB
+  // blocks of GATHER_ND1 (16 MB out, 25 MB footprint) 0.53-0.55 -> 0.88-0.99, 43 -> 80 GB/s;
+  // the {128256,4096} fp16 lookup (32 MiB) 0.57-0.60 -> 0.71-0.78, 42 -> 46-73. The 8 MiB
+  // lookup (16 MiB: half, not more) gained cold (0.51-0.59 -> 0.73-0.84) but lost repeated
+  // calls (80-89 -> 74-78 GB/s, PyTorch's speed there): it keeps regular stores.
+  //
   // Element gathers (K4) stream from a quarter of the cache on. They load element by element,
   // so even warm they write far below the non-temporal ceiling that made streamed plain copies
   // lose repeated calls, and a cold destination then costs them a DRAM read per line for
@@ -164,6 +175,8 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   plan->stream_stores = row.out_stride_bytes == plan->elem_bytes &&
                         (out_bytes >= kStreamThresholdBytes ||
                          (footprint_rows && footprint_bytes > kStreamThresholdBytes) ||
+                         (concurrency == 1 && footprint_rows &&
+                          footprint_bytes > kStreamThresholdBytes / 2) ||
                          (plan->shape == KernelShape::kElementGather &&
                           out_bytes >= kElementStreamBytes));
   ChooseFastPaths(plan);

@@ -214,8 +214,11 @@ void ChooseFastPaths(Plan* plan);
 // Builds the strict-mode scans of the index tensor.
 void BuildIndexScans(Plan* plan);
 
-// Validate + canonicalise + collapse + classify + partition + resolve kernels.
-Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan);
+// Validate + canonicalise + collapse + classify + partition + resolve kernels. concurrency: the
+// threads the plan's Executes can use (Device::max_concurrency); 1 lets plain copies of large
+// outputs stream (see the store policy in build.cc), 0 (unknown) plans as for several.
+Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan,
+                   uint32_t concurrency = 0);
 
 // Human-readable description (multi-line).
 std::string DescribePlan(const Plan& plan);

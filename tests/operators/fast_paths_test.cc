@@ -289,6 +289,32 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .Test(Devices()));
 }
 
+// A single-thread device streams plain-copy rows whose footprint exceeds half the cache (a
+// 16 MB lookup of 1 KiB rows from an 8 MiB table); devices with more threads keep regular
+// stores for it. Same results either way, and Describe says which.
+TEST(StreamedOutputTest, SingleThreadDevicesStreamLargeFootprints) {
+  EXPECT_TRUE(GatherTester()
+                  .ElementBytes(4)
+                  .InputSizes({8192, 256})
+                  .IndicesSizes({1, 16000})
+                  .Axis(0)
+                  .IndexDimensions(1)
+                  .Indices(IndexValues::kOutOfRange)
+                  .Test(Devices()));
+  const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT32, {8192, 256}, {});
+  const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT64, {1, 16000}, {});
+  const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {16000, 256}, {});
+  DML_GATHER_OPERATOR_DESC gather = {in.desc(), idx.desc(), out.desc(), 0, 1};
+  for (const Device* device : Devices()) {
+    auto compiled = device->Compile({DML_OPERATOR_GATHER, &gather});
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    const std::string text = compiled.value().Describe();
+    EXPECT_EQ(text.find("non-temporal stores") != std::string::npos,
+              device->max_concurrency() == 1)
+        << device->max_concurrency() << "\n" << text;
+  }
+}
+
 // Element gathers stream from 8 MiB of output on: rows sharing their ids (resolved once), staged
 // and streamed, with short rows prefetched two rows ahead. Rows of 520 items (not a whole
 // number of lines, so every row starts at another alignment), 2-, 4- and 8-byte elements,

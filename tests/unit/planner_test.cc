@@ -231,6 +231,32 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
 }
 
+// On one thread, plain-copy rows stream where their footprint exceeds half the cache: GATHER
+// axis 0 of 1 KiB rows, 16000 ids from an 8 MiB table (16 MB out, 25 MB footprint) streams for
+// a single-thread plan only; a 512-id lookup of 16 KiB rows (8 MiB out, 16 MiB footprint:
+// half, not more) for none. concurrency 0 (unknown) plans as for several threads.
+TEST(FastPathTest, SingleThreadPlansStreamFootprintsAboveHalfTheCache) {
+  struct Case {
+    std::vector<uint32_t> table;
+    uint32_t ids;
+    bool single_thread_streams;
+  };
+  const Case cases[] = {{{8192, 256}, 16000, true}, {{32000, 4096}, 512, false}};
+  for (const Case& c : cases) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, c.table);
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {1, c.ids});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {c.ids, c.table[1]});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+    for (uint32_t concurrency : {0u, 1u, 2u, 8u}) {
+      Plan plan;
+      ASSERT_TRUE(
+          CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan, concurrency).ok());
+      EXPECT_EQ(plan.stream_stores, c.single_thread_streams && concurrency == 1)
+          << c.table[1] << " x " << c.ids << ", concurrency " << concurrency;
+    }
+  }
+}
+
 // Element gathers stream from 8 MiB of output on (a quarter of the 32 MiB rule of plain copies):
 // GATHER along axis 1 of {rows, 1024} fp32 with 512 shared ids writes rows x 2 KiB.
 TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
