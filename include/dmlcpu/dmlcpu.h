@@ -158,7 +158,9 @@ class DMLCPU_API Device {
   // plan needs is copied: the caller may free the descriptor (and its arrays) right after.
   // Plans that gather from packed input strips (GATHER_ELEMENTS along an outer axis of a large
   // input) also get their scratch here, so that Execute never allocates: max_concurrency() + 2
-  // slots of at most 512 KiB each, 8 MiB in all, held by the CompiledOperator.
+  // slots of at most 512 KiB each, 8 MiB in all, held by the CompiledOperator. The plan is made
+  // for this device: its store policy depends on max_concurrency() (a single-thread device
+  // streams some outputs that several threads write faster with regular stores).
   StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
                                      const CompileOptions& options = CompileOptions()) const;
 

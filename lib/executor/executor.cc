@@ -20,10 +20,10 @@ constexpr uint64_t kChunkItems = 256;
 // Staging buffer for rows written with non-temporal stores: holds a chunk of 8-byte elements.
 constexpr uint64_t kStageBytes = kChunkItems * 8;
 
-// The next row's input span (plan.row_prefetch_bytes) is prefetched a slice at a time while a
-// row is gathered (kernels::SpreadPrefetch), not in one burst at the start of the row
-// (GATHER_ELEMENTS along the last axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of
-// the best copy).
+// A later row's input span (plan.row_prefetch_bytes: the next row's, or for short rows sharing
+// indices the one after it) is prefetched a slice at a time while a row is gathered
+// (kernels::SpreadPrefetch), not in one burst at the start of the row (GATHER_ELEMENTS along
+// the last axis of {4096,4096} fp32, 1 thread, cold: 0.135 -> 0.150 of the best copy).
 using kernels::SpreadPrefetch;
 
 // Items gathered between two slices of SpreadPrefetch.
@@ -731,9 +731,12 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
     const RowOffsets& r = rows.offsets();
     // K4: the next row's span (unless the odometer wraps), prefetched while this one is
     // gathered: its random reads are then on their way.
+    // An address only (past the input where the odometer wraps: a wasted prefetch, no access).
     const uint8_t* next_row_in =
         plan.row_prefetch_bytes != 0 && outer_count > 0 && unit + 1 < end
-            ? args.input + r.in_off + plan.loops[outer_count - 1].in_stride_bytes
+            ? reinterpret_cast<const uint8_t*>(
+                  reinterpret_cast<uintptr_t>(args.input) +
+                  static_cast<uintptr_t>(r.in_off + plan.loops[outer_count - 1].in_stride_bytes))
             : nullptr;
     ProcessRow(plan, args, r.out_off + first_items * row.out_stride_bytes,
                r.in_off + first_items * row.in_stride_bytes,

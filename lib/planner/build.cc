@@ -158,13 +158,17 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // lookup (16 MiB: half, not more) gained cold (0.51-0.59 -> 0.73-0.84) but lost repeated
   // calls (80-89 -> 74-78 GB/s, PyTorch's speed there): it keeps regular stores.
   //
-  // Element gathers (K4) stream from a quarter of the cache on. They load element by element,
-  // so even warm they write far below the non-temporal ceiling that made streamed plain copies
-  // lose repeated calls, and a cold destination then costs them a DRAM read per line for
-  // nothing. GATHER of 512 ids along axis 1 of {4096,1024} fp32 (8 MiB out), cold, median of 3:
-  // 0.33 -> 0.35 on 1 thread, 0.46 -> 0.51 on 2; repeated calls unchanged (21-23 / 38-44 GB/s).
+  // Element gathers (K4) with rows of at least 256 bytes stream from a quarter of the cache on.
+  // They load element by element, so even warm they write far below the non-temporal ceiling
+  // that made streamed plain copies lose repeated calls, and a cold destination then costs them
+  // a DRAM read per line for nothing. GATHER of 512 ids along axis 1 of {4096,1024} fp32
+  // (8 MiB out), cold, median of 3: 0.33 -> 0.35 on 1 thread, 0.46 -> 0.51 on 2; repeated calls
+  // unchanged (21-23 / 38-44 GB/s).
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   constexpr uint64_t kElementStreamBytes = kStreamThresholdBytes / 4;
+  // Rows shorter than this are left to regular stores under that rule: staged, they would
+  // stream only the few whole lines inside each (unmeasured; the 32 MiB rule still applies).
+  constexpr uint64_t kMinElementStreamRowBytes = 256;
   const Loop& row = plan->loops[plan->loop_count - 1];
   const uint64_t out_bytes = g.output.required_bytes;
   const bool footprint_rows = plan->shape != KernelShape::kElementGather &&
@@ -178,7 +182,9 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
                          (concurrency == 1 && footprint_rows &&
                           footprint_bytes > kStreamThresholdBytes / 2) ||
                          (plan->shape == KernelShape::kElementGather &&
-                          out_bytes >= kElementStreamBytes));
+                          out_bytes >= kElementStreamBytes &&
+                          static_cast<uint64_t>(row.size) * plan->elem_bytes >=
+                              kMinElementStreamRowBytes));
   ChooseFastPaths(plan);
   if (plan->strict_indices) BuildIndexScans(plan);
 

@@ -80,7 +80,8 @@ std::string DescribePlan(const Plan& plan) {
                    static_cast<unsigned long long>(plan.pack_bytes));
   }
   if (plan.row_prefetch_bytes != 0) {
-    s += StrFormat("  prefetch: the next row's %llu input bytes while gathering a row\n",
+    s += StrFormat("  prefetch: a later row's %llu input bytes while gathering a row (the next, or "
+                   "for rows sharing indices below 8 KiB the one after it)\n",
                    static_cast<unsigned long long>(plan.row_prefetch_bytes));
   }
   const Partition& p = plan.partition;

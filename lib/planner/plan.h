@@ -133,8 +133,9 @@ struct Plan {
   // K4 rows whose indices are a dense forward stream (stride 1 to 64 bytes, not tiled): the
   // executor or gather_row prefetches it a few KiB ahead, possibly into the next row's.
   bool index_stream_prefetch = false;
-  // K4: bytes of input one row can read (from its row base), when small enough to prefetch the
-  // next row's span while gathering the current one; 0 = no prefetch.
+  // K4: bytes of input one row can read (from its row base), when small enough to prefetch a
+  // later row's span while gathering the current one (the next row's; two rows ahead for rows
+  // sharing indices below 8 KiB); 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
   // Software prefetch along the input stream (K0-K3 rows that read one compact span each, when
   // some input stride is negative or the rows are index-chosen blocks; see ChooseFastPaths):

@@ -4,8 +4,9 @@
 //  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache),
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
 //  - shared-index rows (GATHER on the innermost axis),
-//  - outputs beyond the non-temporal threshold (32 MiB), where strided and gathered rows are
-//    staged in L1 and streamed, or (de-interleaves) streamed by the kernel itself,
+//  - outputs beyond the non-temporal thresholds (32 MiB; 8 MiB for element gathers; footprints
+//    above 16 MiB on one thread), where strided and gathered rows are staged in L1 and
+//    streamed, or (de-interleaves) streamed by the kernel itself,
 //  - the software prefetch along the input stream (descending reads, block gathers), whose
 //    rows are copied in steps of a few hundred bytes, and small blocks in groups of ~1 KiB.
 #include <cstdint>
@@ -316,7 +317,8 @@ TEST(StreamedOutputTest, SingleThreadDevicesStreamLargeFootprints) {
 }
 
 // Element gathers stream from 8 MiB of output on: rows sharing their ids (resolved once), staged
-// and streamed, with short rows prefetched two rows ahead. Rows of 520 items (not a whole
+// and streamed, rows below 8 KiB of input (every case but the 8-byte one) prefetched two rows
+// ahead. Rows of 520 items (not a whole
 // number of lines, so every row starts at another alignment), 2-, 4- and 8-byte elements,
 // every index type with negative and out-of-range ids (clamped), and a padded output (streamed
 // too: each row is contiguous; the gaps between rows stay untouched).

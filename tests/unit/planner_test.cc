@@ -257,8 +257,9 @@ TEST(FastPathTest, SingleThreadPlansStreamFootprintsAboveHalfTheCache) {
   }
 }
 
-// Element gathers stream from 8 MiB of output on (a quarter of the 32 MiB rule of plain copies):
-// GATHER along axis 1 of {rows, 1024} fp32 with 512 shared ids writes rows x 2 KiB.
+// Element gathers with rows of 256 bytes or more stream from 8 MiB of output on (a quarter of
+// the 32 MiB rule of plain copies): GATHER along axis 1 of {rows, 1024} fp32 with 512 shared
+// ids writes rows x 2 KiB.
 TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
   for (uint32_t rows : {4095u, 4096u, 16384u}) {
     Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 1024});
@@ -270,6 +271,19 @@ TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
     ASSERT_EQ(plan.shape, KernelShape::kElementGather) << rows;
     EXPECT_TRUE(plan.rows_share_indices) << rows;
     EXPECT_EQ(plan.stream_stores, rows >= 4096) << rows;
+  }
+  // Rows below 256 bytes keep regular stores under this rule: 8 MiB of 32-id rows (128 bytes)
+  // does not stream, of 64-id rows (256 bytes) does.
+  for (uint32_t ids : {32u, 64u}) {
+    const uint32_t rows = (8u << 20) / (ids * 4);
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 1024});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {1, ids});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, ids});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 1, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+    ASSERT_EQ(plan.shape, KernelShape::kElementGather) << ids;
+    EXPECT_EQ(plan.stream_stores, ids == 64) << ids;
   }
   // The same byte count of GATHER_ELEMENTS along the last axis: 2048 x 1024 fp32 (8 MiB).
   for (uint32_t rows : {2047u, 2048u}) {
