@@ -112,18 +112,21 @@ double ComputeBound(const CaseData& data) {
   return 2.0 * static_cast<double>(data.copy_bytes) / unavoidable_bytes;
 }
 
+// Appends [begin, end) to `ranges`, extending the last range where it continues it.
+void AppendRange(std::vector<roofline::ByteRange>* ranges, uint64_t begin, uint64_t end) {
+  if (!ranges->empty() && ranges->back().end == begin) {
+    ranges->back().end = end;
+  } else {
+    ranges->push_back({begin, end});
+  }
+}
+
 // TouchedLines as ascending byte ranges of whole lines.
 std::vector<roofline::ByteRange> TouchedRanges(const CaseData& data) {
   const std::vector<bool> touched = TouchedLines(data);
   std::vector<roofline::ByteRange> ranges;
   for (uint64_t line = 0; line < touched.size(); ++line) {
-    if (!touched[line]) continue;
-    const uint64_t begin = line * kCacheLineBytes;
-    if (!ranges.empty() && ranges.back().end == begin) {
-      ranges.back().end += kCacheLineBytes;
-    } else {
-      ranges.push_back({begin, begin + kCacheLineBytes});
-    }
+    if (touched[line]) AppendRange(&ranges, line * kCacheLineBytes, (line + 1) * kCacheLineBytes);
   }
   return ranges;
 }
@@ -145,11 +148,7 @@ std::vector<roofline::ByteRange> OutputOrderRanges(const CaseData& data) {
         (begin + block_bytes + kCacheLineBytes - 1) / kCacheLineBytes * kCacheLineBytes;
     total_bytes += line_end - line_begin;
     if (total_bytes > data.copy_bytes) return {};
-    if (!ranges.empty() && ranges.back().end == line_begin) {
-      ranges.back().end = line_end;
-    } else {
-      ranges.push_back({line_begin, line_end});
-    }
+    AppendRange(&ranges, line_begin, line_end);
   }
   return ranges;
 }

@@ -608,8 +608,8 @@ void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, u
 // they crowd out the gathers' own misses. {4096,4096} fp32 axis 0, int64 ids, 1 thread:
 // 11.0-11.5 GB/s, 9.2 with prefetches into L1. The index lines are prefetched first and last
 // line first: the same two prefetches issued by a loop measured 6.1 GB/s (not understood).
-// gather_row issues the index rows' prefetches itself (RowPrefetch::index_row_ahead_bytes), the
-// same way.
+// Index rows go through kernels::PrefetchRowToL2, here and in gather_row
+// (RowPrefetch::index_row_ahead_bytes).
 constexpr int kPackPrefetchLocality = 1;
 
 // Copies the strip starting at `src` (plan.components[0].dim_size rows of strip_bytes,
@@ -682,18 +682,10 @@ void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       rows.Advance(n);
       continue;
     }
-    if (prefetch.index_row_ahead_bytes != 0) {
-      const uintptr_t ahead = reinterpret_cast<uintptr_t>(idx) +
-                              static_cast<uintptr_t>(prefetch.index_row_ahead_bytes);
-      const uint64_t row_index_bytes =
-          static_cast<uint64_t>(row.size) * static_cast<uint64_t>(row.idx_stride_bytes);
-      // First and last line, then any between (as gather_row does).
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, kPackPrefetchLocality);
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead + row_index_bytes - 1), 0,
-                         kPackPrefetchLocality);
-      for (uint64_t off = 64; off + 64 < row_index_bytes; off += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, kPackPrefetchLocality);
-      }
+    if (prefetch.index_row_ahead_bytes != 0) {  // as gather_row does
+      kernels::PrefetchRowToL2(
+          reinterpret_cast<uintptr_t>(idx) + static_cast<uintptr_t>(prefetch.index_row_ahead_bytes),
+          static_cast<size_t>(row.size) * static_cast<size_t>(row.idx_stride_bytes));
     }
     const uint8_t* in = scratch;
     for (uint64_t done = 0; done < static_cast<uint64_t>(row.size);) {

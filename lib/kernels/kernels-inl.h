@@ -705,15 +705,8 @@ void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t 
     auto* d = static_cast<uint8_t*>(dst) + rr * dst_row_pitch_bytes;
     const auto* ix = static_cast<const uint8_t*>(indices) + rr * idx_row_pitch_bytes;
     if (index_ahead_bytes != 0) {
-      // Into L2 (locality 1): into L1 they crowd out the gathers' own misses. First and last
-      // line, then any between (more than two lines: narrow indices or long rows).
-      const uintptr_t ahead =
-          reinterpret_cast<uintptr_t>(ix) + static_cast<uintptr_t>(index_ahead_bytes);
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
-      __builtin_prefetch(reinterpret_cast<const void*>(ahead + row_index_bytes - 1), 0, 1);
-      for (size_t off = 64; off + 64 < row_index_bytes; off += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, 1);
-      }
+      PrefetchRowToL2(reinterpret_cast<uintptr_t>(ix) + static_cast<uintptr_t>(index_ahead_bytes),
+                      row_index_bytes);
     }
     GatherRowPrefetch<I> pf(ix, count, prefetch);
     size_t i = 0;

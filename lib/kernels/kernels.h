@@ -108,6 +108,19 @@ class SpreadPrefetch {
   uint64_t issued_bytes_ = 0;
 };
 
+// Prefetches the lines of [first, first + bytes) into L2 (locality 1: into L1 they crowd out
+// the gathers' own misses), first and last line first, then any between: for rows of indices a
+// whole pitch apart, where no hardware prefetcher follows (the same prefetches in address order
+// measured slower, 6.1 against 11 GB/s on GATHER_ELEMENTS axis 0). bytes >= 1. An address only:
+// it may lie past the end of a buffer (a prefetch never faults).
+inline void PrefetchRowToL2(uintptr_t first, size_t bytes) {
+  __builtin_prefetch(reinterpret_cast<const void*>(first), 0, 1);
+  __builtin_prefetch(reinterpret_cast<const void*>(first + bytes - 1), 0, 1);
+  for (size_t off = 64; off + 64 < bytes; off += 64) {
+    __builtin_prefetch(reinterpret_cast<const void*>(first + off), 0, 1);
+  }
+}
+
 // What gather_row prefetches while it runs.
 struct RowPrefetch {
   const void* next = nullptr;  // a span read next (the next row's input), spread over the row

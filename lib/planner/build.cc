@@ -176,11 +176,12 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   const uint64_t read_per_out = footprint_rows ? row.in_stride_bytes / plan->elem_bytes : 1;
   const uint64_t footprint_bytes =
       out_bytes + std::min(g.input.required_bytes, read_per_out * out_bytes);
+  // The footprint limit: the cache, or half of it on one thread (above).
+  const uint64_t footprint_limit_bytes =
+      concurrency == 1 ? kStreamThresholdBytes / 2 : kStreamThresholdBytes;
   plan->stream_stores = row.out_stride_bytes == plan->elem_bytes &&
                         (out_bytes >= kStreamThresholdBytes ||
-                         (footprint_rows && footprint_bytes > kStreamThresholdBytes) ||
-                         (concurrency == 1 && footprint_rows &&
-                          footprint_bytes > kStreamThresholdBytes / 2) ||
+                         (footprint_rows && footprint_bytes > footprint_limit_bytes) ||
                          (plan->shape == KernelShape::kElementGather &&
                           out_bytes >= kElementStreamBytes &&
                           static_cast<uint64_t>(row.size) * plan->elem_bytes >=
