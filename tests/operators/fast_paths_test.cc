@@ -239,10 +239,11 @@ TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
   }
 }
 
-// GATHER_ELEMENTS along axis 0 of a large input packs each one-line strip of the input into a
-// scratch slot and gathers from there (plan.pack_bytes): every width and index type, ids out of
-// range, a batch dimension (the strip is packed again for each batch), padded output rows, and
-// ids read through a transposed view, which take the packed path without the fused row kernel.
+// GATHER_ELEMENTS along axis 0 of a large input packs each strip of the input (1 line, or up to
+// 4 for 4- and 8-byte elements) into a scratch slot and gathers from there (plan.pack_bytes):
+// every width and index type, strips of 4, 2 and 1 lines of 4-byte elements, ids out of range,
+// a batch dimension (the strip is packed again for each batch), padded output rows, and ids
+// read through a transposed view, which take the packed path without the fused row kernel.
 TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
   const DML_TENSOR_DATA_TYPE index_types[] = {
       DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_INT64,
@@ -262,6 +263,21 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                       .Test(Devices()))
           << "width " << width << " index type " << index_type;
     }
+  }
+  // 4-byte strips of 2 lines (1056 = 33 x 32 columns) and of 1 (1040 = 65 x 16), where the row
+  // does not divide into wider ones.
+  for (uint32_t cols : {1056u, 1040u}) {
+    EXPECT_TRUE(GatherElementsTester()
+                    .ElementBytes(4)
+                    .InputSizes({1024, cols})
+                    .IndicesSizes({300, cols})
+                    .OutputStrides({cols + 3, 1})
+                    .Axis(0)
+                    .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+                    .Indices(IndexValues::kOutOfRange)
+                    .Seed(cols)
+                    .Test(Devices()))
+        << "cols " << cols;
   }
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)

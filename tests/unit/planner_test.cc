@@ -325,8 +325,8 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
   EXPECT_FALSE(plan.fused_row_gather);
 }
 
-// GATHER_ELEMENTS along axis 0 of {4096,4096} fp32: strips of one 64-byte line, packed (4096
-// rows x 64 bytes), tasks of whole strips; not packed where few rows share a strip, nor where a
+// GATHER_ELEMENTS along axis 0 of {4096,4096} fp32: strips of four 64-byte lines, packed (4096
+// rows x 256 bytes), tasks of whole strips; not packed where few rows share a strip, nor where a
 // strip would not fit 512 KiB packed (that one keeps the unpacked 256-byte strips).
 TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
@@ -336,8 +336,8 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   Plan plan;
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
   ASSERT_TRUE(plan.tiled);
-  EXPECT_EQ(plan.pack_bytes, 4096u * 64u);
-  EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 16);
+  EXPECT_EQ(plan.pack_bytes, 4096u * 256u);
+  EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
   EXPECT_GE(plan.partition.grain_units, 4096u);
   EXPECT_NE(plan.gather_row, nullptr);
   EXPECT_NE(DescribePlan(plan).find("packing:"), std::string::npos) << DescribePlan(plan);
@@ -371,6 +371,37 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   EXPECT_TRUE(plan.tiled);
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
+}
+
+// Packed strips widen to 2 or 4 lines for 4- and 8-byte elements, as far as the row divides
+// into them and the packed strip stays within 1 MiB; 1- and 2-byte elements keep one line.
+TEST(FastPathTest, AxisZeroPackedStripWidths) {
+  const struct {
+    DML_TENSOR_DATA_TYPE type;
+    uint32_t rows, cols;
+    int64_t strip_items;
+  } cases[] = {
+      {DML_TENSOR_DATA_TYPE_FLOAT32, 4096, 4096, 64},  // 4 lines: 1 MiB packed
+      {DML_TENSOR_DATA_TYPE_FLOAT32, 8192, 2048, 32},  // 2 lines: 4 would be 2 MiB
+      {DML_TENSOR_DATA_TYPE_FLOAT32, 2048, 4128, 32},  // 4128 = 129 x 32: not 64
+      {DML_TENSOR_DATA_TYPE_FLOAT32, 2048, 4112, 16},  // 4112 = 257 x 16: not 32
+      {DML_TENSOR_DATA_TYPE_FLOAT64, 4096, 2048, 32},  // 4 lines of 8 items
+      {DML_TENSOR_DATA_TYPE_FLOAT16, 4096, 8192, 32},  // one line
+      {DML_TENSOR_DATA_TYPE_UINT8, 4096, 16384, 64},   // one line
+  };
+  for (const auto& c : cases) {
+    Tensor in(c.type, {c.rows, c.cols});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {c.rows, c.cols});
+    Tensor out(c.type, {c.rows, c.cols});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+    const uint64_t elem_bytes = plan.elem_bytes;
+    EXPECT_EQ(plan.loops[plan.loop_count - 1].size, c.strip_items) << c.rows << " x " << c.cols;
+    EXPECT_EQ(plan.pack_bytes, c.rows * elem_bytes * static_cast<uint64_t>(c.strip_items))
+        << c.rows << " x " << c.cols;
+    EXPECT_EQ(plan.partition.align_units, c.rows) << c.rows << " x " << c.cols;
+  }
 }
 
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
