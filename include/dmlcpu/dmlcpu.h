@@ -158,7 +158,7 @@ class DMLCPU_API Device {
   // plan needs is copied: the caller may free the descriptor (and its arrays) right after.
   // Plans that gather from packed input strips (GATHER_ELEMENTS along an outer axis of a large
   // input) also get their scratch here, so that Execute never allocates: max_concurrency() + 2
-  // slots of at most 512 KiB each, 8 MiB in all, held by the CompiledOperator. The plan is made
+  // slots of at most 1 MiB each, 16 MiB in all, held by the CompiledOperator. The plan is made
   // for this device: its store policy depends on max_concurrency() (a single-thread device
   // streams some outputs that several threads write faster with regular stores).
   StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
@@ -168,7 +168,8 @@ class DMLCPU_API Device {
   // cannot be created (the message names the failing call and its HRESULT).
   static StatusOr<Device> Create(const DeviceOptions& options);
 
-  // Threads an Execute on this device may use (>= 1).
+  // Threads an Execute on this device may use (>= 1; always 1 in portable builds, whose
+  // executor runs every Execute on the calling thread).
   uint32_t max_concurrency() const;
 
   // The backend chosen (kCpu or kD3D12, never kAuto) and why, e.g. "requested" or "kAuto: this

@@ -833,6 +833,13 @@ Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(bor
       arena_ = owned_.get();
     }
   }
+#if defined(DMLCPU_EXECUTOR_SERIAL)
+  // The serial stand-ins run every unit on the calling thread: say so (the plans then follow
+  // the single-thread store policy, and scratch pools hold 3 slots, not cores + 2).
+  threads_ = 1;
+  owned_.reset();
+  arena_ = nullptr;
+#endif
 }
 
 Executor::~Executor() = default;

@@ -8,4 +8,6 @@
 #undef StoreFence
 #endif
 
+// Tells executor.cc that every Run is serial here, whatever the thread count asked for.
+#define DMLCPU_EXECUTOR_SERIAL 1
 #include "executor/executor.cc"  // NOLINT(build/include): one definition, two thread models
