@@ -352,6 +352,12 @@ int main(int argc, char** argv) {
         dmlcpu_last_error_message());
   std::printf("C ABI AUTO chose %d: %s\n", static_cast<int>(dmlcpu_device_backend(c_device)),
               dmlcpu_device_backend_reason(c_device));
+#if defined(DMLCPU_NO_TBB)
+  // This portable build's executor is serial: every device, all cores asked, reports 1 thread.
+  const dmlcpu::Device all_cores{dmlcpu::DeviceOptions{}};
+  CHECK(all_cores.max_concurrency() == 1, "portable build: max_concurrency() %u",
+        all_cores.max_concurrency());
+#endif
 
   if (mode == "cpu") {
     CHECK(automatic.backend() == dmlcpu::Backend::kCpu, "kAuto chose %s",
