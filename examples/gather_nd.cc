@@ -12,7 +12,8 @@ int main() {
                                 nullptr, 48, 0};
   DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 4, out_sizes,
                                 nullptr, 24, 0};
-  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, idx_desc = {DML_TENSOR_TYPE_BUFFER, &idx},
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in},
+                  idx_desc = {DML_TENSOR_TYPE_BUFFER, &idx},
                   out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
   DML_GATHER_ND1_OPERATOR_DESC gather = {&in_desc, &idx_desc, &out_desc, 3, 3, 1};
 

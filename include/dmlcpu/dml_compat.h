@@ -411,13 +411,16 @@ DMLCPU_LAYOUT_CHECK(scatter_axis, offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == 3
 DMLCPU_LAYOUT_CHECK(gather_elements_size, sizeof(DML_GATHER_ELEMENTS_OPERATOR_DESC) == 32);
 DMLCPU_LAYOUT_CHECK(gather_elements_axis, offsetof(DML_GATHER_ELEMENTS_OPERATOR_DESC, Axis) == 24);
 DMLCPU_LAYOUT_CHECK(gather_nd_size, sizeof(DML_GATHER_ND_OPERATOR_DESC) == 32);
-DMLCPU_LAYOUT_CHECK(gather_nd_q, offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == 28);
+DMLCPU_LAYOUT_CHECK(gather_nd_q,
+                    offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == 28);
 DMLCPU_LAYOUT_CHECK(scatter_nd_size, sizeof(DML_SCATTER_ND_OPERATOR_DESC) == 40);
-DMLCPU_LAYOUT_CHECK(scatter_nd_q, offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == 36);
+DMLCPU_LAYOUT_CHECK(scatter_nd_q,
+                    offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == 36);
 DMLCPU_LAYOUT_CHECK(slice1_size, sizeof(DML_SLICE1_OPERATOR_DESC) == 48);
 DMLCPU_LAYOUT_CHECK(slice1_strides, offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowStrides) == 40);
 DMLCPU_LAYOUT_CHECK(gather_nd1_size, sizeof(DML_GATHER_ND1_OPERATOR_DESC) == 40);
-DMLCPU_LAYOUT_CHECK(gather_nd1_b, offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 32);
+DMLCPU_LAYOUT_CHECK(gather_nd1_b,
+                    offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 32);
 #endif
 DMLCPU_LAYOUT_CHECK(enum_size, sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_OPERATOR_TYPE) == 4);
 DMLCPU_LAYOUT_CHECK(op_gather_value, DML_OPERATOR_GATHER == 67 && DML_OPERATOR_SLICE == 60);

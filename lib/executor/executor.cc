@@ -751,7 +751,8 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   if (begin >= end) return;
   DMLCPU_DCHECK(end <= plan.partition.unit_count);
   // The fast paths' invariants, guaranteed by the planner.
-  DMLCPU_DCHECK(!plan.indexed_blocks || (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
+  DMLCPU_DCHECK(!plan.indexed_blocks ||
+                (plan.loop_count >= 2 && plan.partition.pieces_per_row == 1));
   DMLCPU_DCHECK(!plan.rows_share_indices || plan.partition.pieces_per_row == 1);
   DMLCPU_DCHECK(plan.pack_bytes == 0 ||
                 (plan.shape == KernelShape::kElementGather && plan.component_count == 1 &&

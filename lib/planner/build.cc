@@ -56,7 +56,8 @@ void BuildCanonical(const OpGeometry& g, Plan* plan) {
         if (j > axis) {
           loop.in_stride_bytes = StrideBytes(in, static_cast<uint32_t>(j));
         } else if (j >= axis - k + 1) {
-          loop.idx_stride_bytes = StrideBytes(idx, static_cast<uint32_t>(n - k + (j - (axis - k + 1))));
+          loop.idx_stride_bytes =
+              StrideBytes(idx, static_cast<uint32_t>(n - k + (j - (axis - k + 1))));
         } else if (j + k - 1 >= 0) {
           loop.in_stride_bytes = StrideBytes(in, static_cast<uint32_t>(j + k - 1));
         }

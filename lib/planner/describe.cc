@@ -85,15 +85,14 @@ std::string DescribePlan(const Plan& plan) {
                    static_cast<unsigned long long>(plan.row_prefetch_bytes));
   }
   const Partition& p = plan.partition;
-  s += StrFormat("  partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "
-                 "units, %llu bytes moved, %s\n",
-                 static_cast<unsigned long long>(p.rows),
-                 static_cast<unsigned long long>(p.pieces_per_row),
-                 static_cast<unsigned long long>(p.piece_items),
-                 static_cast<unsigned long long>(p.unit_count),
-                 static_cast<unsigned long long>(p.grain_units),
-                 static_cast<unsigned long long>(p.bytes_moved),
-                 p.parallel ? "parallel" : "serial (below the cutoff)");
+  s += StrFormat(
+      "  partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "
+      "units, %llu bytes moved, %s\n",
+      static_cast<unsigned long long>(p.rows), static_cast<unsigned long long>(p.pieces_per_row),
+      static_cast<unsigned long long>(p.piece_items), static_cast<unsigned long long>(p.unit_count),
+      static_cast<unsigned long long>(p.grain_units),
+      static_cast<unsigned long long>(p.bytes_moved),
+      p.parallel ? "parallel" : "serial (below the cutoff)");
   return s;
 }
 

@@ -77,7 +77,9 @@ Partition MakePartition(const Plan& plan) {
   const Loop& row = plan.loops[plan.loop_count - 1];
   p.row_items = static_cast<uint64_t>(row.size);
   p.rows = 1;
-  for (uint32_t i = 0; i + 1 < plan.loop_count; ++i) p.rows *= static_cast<uint64_t>(plan.loops[i].size);
+  for (uint32_t i = 0; i + 1 < plan.loop_count; ++i) {
+    p.rows *= static_cast<uint64_t>(plan.loops[i].size);
+  }
 
   const uint64_t index_bytes = plan.component_count ? IndexBytes(plan.index_type) : 0;
   uint64_t item_bytes = 2 * uint64_t{plan.elem_bytes};
@@ -161,7 +163,8 @@ void TileTranspose(Plan* plan) {
       transpose ? PickTile(walk.size, 64, 8)
                 : PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
   if (walk_tile == 0) return;
-  const int64_t row_tile = row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
+  const int64_t row_tile =
+      row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
   if (row_tile == 0) return;
   Loop loops[kMaxRank];
   uint32_t count = 0;
@@ -316,7 +319,8 @@ void ChooseFastPaths(Plan* plan) {
     constexpr uint64_t kMaxPrefetchBytes = 64 << 10;
     bool forward = row.in_stride_bytes >= 0;
     uint64_t span = static_cast<uint64_t>(elem) +
-                    static_cast<uint64_t>(row.size - 1) * static_cast<uint64_t>(std::max<int64_t>(0, row.in_stride_bytes));
+                    static_cast<uint64_t>(row.size - 1) *
+                        static_cast<uint64_t>(std::max<int64_t>(0, row.in_stride_bytes));
     for (uint32_t c = 0; c < plan->component_count; ++c) {
       forward = forward && plan->components[c].pitch_bytes >= 0;
       span += (plan->components[c].dim_size - 1) *

@@ -224,7 +224,8 @@ TEST(ConcurrencyTest, PackedStripsWithMoreCallersThanScratchSlots) {
   const DML_OPERATOR_DESC desc{DML_OPERATOR_GATHER_ELEMENTS, &ge};
   std::vector<float> expected(indices.size(), -1.0f);
   const void* inputs[2] = {input.data(), indices.data()};
-  const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(desc, inputs, 2, expected.data());
+  const dmlcpu_test::ReferenceResult ref =
+      dmlcpu_test::RunReference(desc, inputs, 2, expected.data());
   ASSERT_TRUE(ref.ok) << ref.error;
   for (uint32_t max_threads : {0u, 1u, 2u}) {
     SCOPED_TRACE(max_threads);

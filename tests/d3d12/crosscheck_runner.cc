@@ -31,8 +31,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "crosscheck_runner: %s\n", device.status().message().c_str());
     return 3;  // fatal for the driver script (no resume)
   }
-  std::fprintf(stderr, "crosscheck_runner: backend %s (%s)\n", dmlcpu::BackendName(device->backend()),
-               device->backend_reason().c_str());
+  std::fprintf(stderr, "crosscheck_runner: backend %s (%s)\n",
+               dmlcpu::BackendName(device->backend()), device->backend_reason().c_str());
   std::FILE* out = std::fopen(path.c_str(), "ab");
   if (out == nullptr) {
     std::fprintf(stderr, "crosscheck_runner: cannot open %s\n", path.c_str());

@@ -527,7 +527,8 @@ TEST(DescribeTest, NamesTheFastPaths) {
                                in_strides, 4096ull * 4096 * 4, 0};
   DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
                                 nullptr, 4096ull * 4096 * 4, 0};
-  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in},
+                  out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
   UINT offsets[] = {0, 0};
   INT strides[] = {1, 1};
   DML_SLICE1_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, in_sizes, strides};

@@ -1012,7 +1012,8 @@ TEST(TensorRulesTest, InterleavedOutputLayoutIsRefusedByTheConservativeRule) {
                                nullptr, 24, 0};
   DML_BUFFER_TENSOR_DESC out = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, in_sizes,
                                 out_strides, 32, 0};
-  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in}, out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
+  DML_TENSOR_DESC in_desc = {DML_TENSOR_TYPE_BUFFER, &in},
+                  out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
   DML_SLICE_OPERATOR_DESC slice = {&in_desc, &out_desc, 2, offsets, in_sizes, steps};
   dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
   auto op = device.Compile({DML_OPERATOR_SLICE, &slice});

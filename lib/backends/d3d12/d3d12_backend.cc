@@ -338,15 +338,16 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
                                                         queue_.PutVoid()));
   }
   DMLCPU_RETURN_IF_FAILED("CreateCommandAllocator",
-                          device_->CreateCommandAllocator(list_type_, __uuidof(ID3D12CommandAllocator),
-                                                          allocator_.PutVoid()));
+                          device_->CreateCommandAllocator(
+                              list_type_, __uuidof(ID3D12CommandAllocator), allocator_.PutVoid()));
   DMLCPU_RETURN_IF_FAILED("CreateCommandList",
                           device_->CreateCommandList(0, list_type_, allocator_.Get(), nullptr,
                                                      __uuidof(ID3D12GraphicsCommandList),
                                                      list_.PutVoid()));
   DMLCPU_RETURN_IF_FAILED("ID3D12GraphicsCommandList::Close", list_->Close());
-  DMLCPU_RETURN_IF_FAILED("CreateFence", device_->CreateFence(0, D3D12_FENCE_FLAG_NONE,
-                                                              __uuidof(ID3D12Fence), fence_.PutVoid()));
+  DMLCPU_RETURN_IF_FAILED(
+      "CreateFence",
+      device_->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), fence_.PutVoid()));
   event_ = CreateEventW(nullptr, FALSE, FALSE, nullptr);
   if (event_ == nullptr) {
     return HresultStatus("CreateEvent", HRESULT_FROM_WIN32(GetLastError()));
@@ -622,7 +623,8 @@ Status ExecuteNative(const Operator& op, const NativeBinding* inputs, uint32_t i
                      const NativeBinding& output) {
   Context& c = *op.context;
   std::lock_guard<std::mutex> lock(c.mutex_);
-  Status s = c.BindTable(op.compiled.Get(), std::max<uint32_t>(op.props.RequiredDescriptorCount, 1));
+  Status s =
+      c.BindTable(op.compiled.Get(), std::max<uint32_t>(op.props.RequiredDescriptorCount, 1));
   if (!s.ok()) return s;
   DML_BUFFER_BINDING input_bindings[2];
   for (uint32_t i = 0; i < input_count; ++i) {
