@@ -206,8 +206,14 @@ void TileGatherStrips(Plan* plan) {
   // prototype of packed 64-byte strips 25 ms).
   constexpr uint64_t kMaxPackBytes = 512 << 10;
   const int64_t line_items = std::max<int64_t>(1, 64 / elem);
+  // Packing reads the whole strip (dim_size lines): only worth it when enough consecutive rows
+  // gather from one packed strip. With an input-moving loop inside the strip loop, or few
+  // output rows along the axis, the strip would be packed for a handful of rows; such plans
+  // take the unpacked strips. (The loops above the row keep their order when tiled, so the
+  // rows that share a strip can be counted before tiling.)
   const bool pack = comp.pitch_bytes > 0 && row.size % line_items == 0 &&
-                    comp.dim_size * static_cast<uint64_t>(line_items * elem) <= kMaxPackBytes;
+                    comp.dim_size * static_cast<uint64_t>(line_items * elem) <= kMaxPackBytes &&
+                    PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 4);
   // Packed strips of 4- and 8-byte elements are 2 or 4 lines wide where the packed strip still
   // fits the 1 MiB L2: each output row then reads its ids and writes its items in runs 2-4 times
   // as long (one line holds only 8 or 16 items), and pays for DRAM pages and row changes once
@@ -238,12 +244,7 @@ void TileGatherStrips(Plan* plan) {
   for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
   plan->loop_count = count;
   plan->tiled = true;
-  // Packing reads the whole strip (dim_size lines): only worth it when enough consecutive rows
-  // gather from one packed strip. With an input-moving loop inside the strip loop, or few
-  // output rows along the axis, the strip would be packed for a handful of rows.
-  plan->pack_bytes = pack && PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 4)
-                         ? comp.dim_size * static_cast<uint64_t>(strip * elem)
-                         : 0;
+  plan->pack_bytes = pack ? comp.dim_size * static_cast<uint64_t>(strip * elem) : 0;
 }
 
 }  // namespace

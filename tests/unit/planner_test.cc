@@ -362,6 +362,15 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few = {&wide.desc, &few_idx.desc, &few_out.desc, 0};
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few}, false, &plan).ok());
   EXPECT_EQ(plan.pack_bytes, 0u);
+  // Unpacked, they take the unpacked plans' 256-byte strips, not a packed strip's width: 128
+  // fp16 items rather than one line of 32.
+  Tensor wide16(DML_TENSOR_DATA_TYPE_FLOAT16, {8192, 1024});
+  Tensor few_out16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 1024});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few16 = {&wide16.desc, &few_idx.desc, &few_out16.desc, 0};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few16}, false, &plan).ok());
+  EXPECT_TRUE(plan.tiled);
+  EXPECT_EQ(plan.pack_bytes, 0u);
+  EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 128);
 
   Tensor tall(DML_TENSOR_DATA_TYPE_FLOAT32, {16384, 1024});
   Tensor tall_idx(DML_TENSOR_DATA_TYPE_INT64, {64, 1024});
