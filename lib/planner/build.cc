@@ -147,7 +147,12 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // Of {4096,4096} fp32: [:, 1::3] (22 MB out, 86 MB footprint) 0.30 -> 0.35 / 0.38 -> 0.43;
   // [::2, ::2] (16 MiB out, 48 MiB) 0.36 -> 0.36 / 0.48 -> 0.52. Rows that would be staged
   // through an L1 buffer to stream lose at these sizes ([::2, ::2] staged: 0.37 -> 0.24), so
-  // they keep to the output-size rule.
+  // they keep to the output-size rule. One exception: de-interleaved rows under a descending
+  // outer loop take the stream prefetcher, which copy_strided_stream does not serve (below), so
+  // they are staged under the footprint rule, and there staging wins: {2048,4096} fp32
+  // [::-1, ::2] (16 MiB out, 48 MiB footprint), regular stores -> staged, cold, against one
+  // thread's NT copy: 0.36 -> 0.56 on 1 thread, 0.44-0.47 -> 0.59-0.61 on 2; repeated calls
+  // 23-27 -> 31-35 GB/s / 31-34 -> 32-46.
   //
   // On one thread, plain-copy and de-interleaved rows already stream where their footprint
   // exceeds half the cache: one core's regular stores to such outputs wait for a DRAM read of
