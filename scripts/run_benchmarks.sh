@@ -127,8 +127,10 @@ if [[ ${partial} -eq 1 ]]; then report_dir="${results_dir}"; fi
   ${peers_json:+--peers "${peers_json}"} --png "${report_dir}/bench.png" \
   --md "${report_dir}/bench.md"
 
+# Paths as given when absolute (RESULTS_DIR=/tmp/...), else under the checkout.
+full_path() { if [[ "$1" == /* ]]; then echo "$1"; else echo "${root_dir}/$1"; fi; }
 log "outputs:"
-log "  dmlcpu results  ${root_dir}/${results_dir}/dmlcpu.json (console: console.txt)"
-if [[ -n "${peers_json}" ]]; then log "  peer results    ${root_dir}/${peers_json}"; fi
-log "  table           ${root_dir}/${report_dir}/bench.md"
-log "  chart           ${root_dir}/${report_dir}/bench.png"
+log "  dmlcpu results  $(full_path "${results_dir}")/dmlcpu.json (console: console.txt)"
+if [[ -n "${peers_json}" ]]; then log "  peer results    $(full_path "${peers_json}")"; fi
+log "  table           $(full_path "${report_dir}")/bench.md"
+log "  chart           $(full_path "${report_dir}")/bench.png"
