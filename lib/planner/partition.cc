@@ -222,8 +222,8 @@ void TileGatherStrips(Plan* plan) {
   // 16.5 / 32.5, 8 lines (2 MiB) 16.0 / 30.3), {1024,16384} fp32 11.9 / 23.6 -> 19.8 / 38.8,
   // {4096,2048} fp64 10.1 / 19.5 -> 19.4 / 37.7; {8192,2048} fp32 1 -> 2 lines (1 MiB) 12.2 /
   // 24.0 -> 15.4 / 30.0. Narrower elements gain nothing or lose: {4096,8192} fp16 8.8 / 17.0 ->
-  // 8.8 / 17.4 with 2 lines, 8.0 / 13.7 with 4; {8192,4096} fp16 7.6 / 14 -> 6.3-7.3 / 11-14
-  // with 2; {4096,16384} uint8, int32 ids, 5.2 / 10.0 -> 5.0 / 8.8 with 2.
+  // 8.8 / 17.4 with 2 lines, 8.0 / 13.7 with 4; {8192,4096} fp16 7.5-7.7 / 13-15 -> 6.0-7.3 /
+  // 10-14 with 2; {4096,16384} uint8, int32 ids, 5.2 / 10.0 -> 5.0 / 8.8 with 2.
   constexpr uint64_t kMaxWidePackBytes = 1 << 20;
   constexpr int64_t kMaxPackLines = 4;
   int64_t pack_lines = 1;
