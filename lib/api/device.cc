@@ -210,12 +210,12 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
     }
     if (plan->pack_bytes != 0 && !op.backend_op_) {
       // One slot per thread that can run units of one Execute, and two more for other callers,
-      // at most 16 MiB in all (slots of up to 1 MiB: 16 threads keep theirs); threads finding
-      // none read the input directly. Only the slots in use are ever touched.
-      constexpr uint64_t kMaxScratchBytes = 16 << 20;
+      // at most kMaxScratchBytes in all (the planner narrows the strips of many-thread devices
+      // to fit); threads finding none read the input directly. Only the slots in use are ever
+      // touched.
       const uint64_t slots = std::min<uint64_t>(
           {internal::ScratchPool::kMaxSlots, uint64_t{state_->executor.concurrency()} + 2,
-           std::max<uint64_t>(1, kMaxScratchBytes / plan->pack_bytes)});
+           std::max<uint64_t>(1, internal::kMaxScratchBytes / plan->pack_bytes)});
       op.scratch_ = std::make_shared<internal::ScratchPool>(plan->pack_bytes,
                                                             static_cast<uint32_t>(slots));
     }

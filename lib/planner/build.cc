@@ -110,7 +110,7 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   BuildCanonical(g, plan);
   plan->loop_count = CollapseLoops(plan->loops, plan->loop_count, plan->elem_bytes);
   plan->shape = Classify(*plan);
-  TileForLocality(plan);
+  TileForLocality(plan, concurrency);
   plan->shape = Classify(*plan);
   plan->partition = MakePartition(*plan);
 

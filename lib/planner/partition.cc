@@ -188,7 +188,7 @@ void TileTranspose(Plan* plan) {
 // walk the strips outermost: one strip of the input (axis extent x strip width) stays in L2
 // while every output row takes its slice of it. {4096,4096} fp32, axis 0: loops
 // {4096 rows, 4096 cols} become {64 strips, 4096 rows, 64 cols}, each strip packed (1 MiB).
-void TileGatherStrips(Plan* plan) {
+void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   constexpr uint64_t kTileMinFootprintBytes = 4 << 20;
   const uint32_t last = plan->loop_count - 1;
   if (plan->component_count != 1 || last == 0 || plan->loop_count + 1 > kMaxRank) return;
@@ -224,12 +224,25 @@ void TileGatherStrips(Plan* plan) {
   // 24.0 -> 15.4 / 30.0. Narrower elements gain nothing or lose: {4096,8192} fp16 8.8 / 17.0 ->
   // 8.8 / 17.4 with 2 lines, 8.0 / 13.7 with 4; {8192,4096} fp16 7.5-7.7 / 13-15 -> 6.0-7.3 /
   // 10-14 with 2; {4096,16384} uint8, int32 ids, 5.2 / 10.0 -> 5.0 / 8.8 with 2.
+  // A device with many threads keeps narrower strips: each thread's scratch slot must fit
+  // kMaxScratchBytes (one slot per thread and two more), and the strips, which are the tasks'
+  // units of work, must number at least 4 per thread (a 16-thread device gets 2-line strips of
+  // {4096,4096} fp32, 32 threads one line; not measured beyond 2 cores).
   constexpr uint64_t kMaxWidePackBytes = 1 << 20;
   constexpr int64_t kMaxPackLines = 4;
+  const uint64_t threads = concurrency == 0 ? 2 : concurrency;
+  uint64_t strip_sets = 1;  // strip-sized blocks per strip column: the loops above, less shared
+  for (uint32_t i = 0; i < last; ++i) strip_sets *= static_cast<uint64_t>(plan->loops[i].size);
+  strip_sets /= std::max<uint64_t>(1, PackedRunUnits(*plan));
   int64_t pack_lines = 1;
-  while (pack && elem >= 4 && pack_lines < kMaxPackLines &&
-         row.size % (2 * pack_lines * line_items) == 0 &&
-         comp.dim_size * static_cast<uint64_t>(2 * pack_lines * 64) <= kMaxWidePackBytes) {
+  while (pack && elem >= 4 && pack_lines < kMaxPackLines) {
+    const int64_t wider_items = 2 * pack_lines * line_items;
+    const uint64_t wider_bytes = comp.dim_size * static_cast<uint64_t>(wider_items * elem);
+    if (row.size % wider_items != 0 || wider_bytes > kMaxWidePackBytes ||
+        (threads + 2) * wider_bytes > kMaxScratchBytes ||
+        static_cast<uint64_t>(row.size / wider_items) * strip_sets < 4 * threads) {
+      break;
+    }
     pack_lines *= 2;
   }
   const int64_t strip = pack ? pack_lines * line_items
@@ -249,9 +262,9 @@ void TileGatherStrips(Plan* plan) {
 
 }  // namespace
 
-void TileForLocality(Plan* plan) {
+void TileForLocality(Plan* plan, uint32_t concurrency) {
   if (plan->shape == KernelShape::kStridedInner) TileTranspose(plan);
-  if (plan->shape == KernelShape::kElementGather) TileGatherStrips(plan);
+  if (plan->shape == KernelShape::kElementGather) TileGatherStrips(plan, concurrency);
 }
 
 void ChooseFastPaths(Plan* plan) {

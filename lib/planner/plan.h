@@ -26,6 +26,10 @@ namespace internal {
 
 constexpr uint32_t kMaxRank = 8;
 
+// Scratch a compiled operator may hold for packed strips (Plan::pack_bytes per slot, one slot
+// per thread of the device and two more): the planner narrows strips to stay within it.
+constexpr uint64_t kMaxScratchBytes = uint64_t{16} << 20;
+
 // One validated tensor, explicit strides even when the descriptor had none.
 struct TensorInfo {
   DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_UNKNOWN;
@@ -204,7 +208,9 @@ KernelShape Classify(const Plan& plan);
 // the loop that walks the input contiguously; K4 rows gathering along an outer axis (e.g.
 // GATHER_ELEMENTS axis 0) are strip-mined so a strip of the input stays in L2. Loop order
 // never changes results: every output element is computed independently. No-op otherwise.
-void TileForLocality(Plan* plan);
+// concurrency: the device's threads (0 = unknown, planned as for 2); packed strips are kept
+// narrow enough that every thread gets a scratch slot and a few strips of its own.
+void TileForLocality(Plan* plan, uint32_t concurrency = 0);
 
 // Decides the work split from the collapsed loops and the shape.
 Partition MakePartition(const Plan& plan);

@@ -413,6 +413,34 @@ TEST(FastPathTest, AxisZeroPackedStripWidths) {
   }
 }
 
+// Devices with many threads keep narrower strips: every thread's 1 MiB slot must fit the
+// scratch budget, and each thread must get 4 strips or more. {4096,4096} fp32: 4 lines up to
+// 14 threads (16 slots of 1 MiB), 2 lines up to 30 (32 of 512 KiB), then 1; {4096,1024} fp32
+// (16 strips of 4 lines) 4 lines up to 4 threads, 2 lines up to 8.
+TEST(FastPathTest, AxisZeroPackedStripsNarrowForManyThreads) {
+  const struct {
+    uint32_t cols, concurrency;
+    int64_t strip_items;
+  } cases[] = {{4096, 0, 64},  {4096, 1, 64},  {4096, 14, 64}, {4096, 15, 32}, {4096, 30, 32},
+               {4096, 31, 16}, {4096, 64, 16}, {1024, 4, 64},  {1024, 5, 32},  {1024, 8, 32},
+               {1024, 9, 16}};
+  for (const auto& c : cases) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, c.cols});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {4096, c.cols});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, c.cols});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
+    Plan plan;
+    ASSERT_TRUE(
+        CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan, c.concurrency).ok());
+    EXPECT_EQ(plan.loops[plan.loop_count - 1].size, c.strip_items)
+        << c.cols << " columns, concurrency " << c.concurrency;
+    // (One-line strips are the narrowest: 64 threads' 66 slots of 256 KiB exceed it.)
+    if (c.strip_items > 16) {
+      EXPECT_LE((std::max<uint64_t>(c.concurrency, 2) + 2) * plan.pack_bytes, kMaxScratchBytes);
+    }
+  }
+}
+
 TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {64, 7});
