@@ -353,10 +353,13 @@ int main(int argc, char** argv) {
   std::printf("C ABI AUTO chose %d: %s\n", static_cast<int>(dmlcpu_device_backend(c_device)),
               dmlcpu_device_backend_reason(c_device));
 #if defined(DMLCPU_NO_TBB)
-  // This portable build's executor is serial: every device, all cores asked, reports 1 thread.
+  // This portable build's executor is serial: every device, all cores or 4 threads asked,
+  // reports 1 thread.
   const dmlcpu::Device all_cores{dmlcpu::DeviceOptions{}};
-  CHECK(all_cores.max_concurrency() == 1, "portable build: max_concurrency() %u",
-        all_cores.max_concurrency());
+  const dmlcpu::Device four{dmlcpu::DeviceOptions{4, nullptr}};
+  CHECK(all_cores.max_concurrency() == 1 && four.max_concurrency() == 1,
+        "portable build: max_concurrency() %u and %u", all_cores.max_concurrency(),
+        four.max_concurrency());
 #endif
 
   if (mode == "cpu") {

@@ -278,6 +278,17 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                     .Seed(cols)
                     .Test(Devices()))
         << "cols " << cols;
+    // Packed, in strips of 2 lines (1024 rows x 128 bytes) and of 1 (x 64 bytes).
+    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT32, {1024, cols}, {});
+    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT64, {300, cols}, {});
+    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {300, cols}, {cols + 3, 1});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
+    auto compiled = Devices()[0]->Compile({DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    const std::string strip =
+        cols == 1056 ? "each strip (131072 bytes)" : "each strip (65536 bytes)";
+    EXPECT_NE(compiled.value().Describe().find(strip), std::string::npos)
+        << compiled.value().Describe();
   }
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
