@@ -169,7 +169,10 @@ Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* pla
   // that made streamed plain copies lose repeated calls, and a cold destination then costs them
   // a DRAM read per line for nothing. GATHER of 512 ids along axis 1 of {4096,1024} fp32
   // (8 MiB out), cold, median of 3: 0.33 -> 0.35 on 1 thread, 0.46 -> 0.51 on 2; repeated calls
-  // unchanged (21-23 / 38-44 GB/s).
+  // unchanged (21-23 / 38-44 GB/s). Strip-tiled rows are strips: 4-line packed strips (256
+  // bytes) stream under this rule too, about even with regular stores where measured (16 MiB
+  // out of {4096,4096} fp32 and of {4096,2048} fp64, repeated calls, 1 thread / 2 threads: 9.6 /
+  // 11.5-18.7 vs 9.4-9.6 / 11.1-17.8 GB/s, and 8.9-9.1 / 16.5-17.0 vs 8.0-8.3 / 11.1-15.7).
   constexpr uint64_t kStreamThresholdBytes = uint64_t{32} << 20;
   constexpr uint64_t kElementStreamBytes = kStreamThresholdBytes / 4;
   // Rows shorter than this are left to regular stores under that rule: staged, they would

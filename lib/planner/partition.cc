@@ -207,13 +207,18 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   constexpr uint64_t kMaxPackBytes = 512 << 10;
   const int64_t line_items = std::max<int64_t>(1, 64 / elem);
   // Packing reads the whole strip (dim_size lines): only worth it when enough consecutive rows
-  // gather from one packed strip. With an input-moving loop inside the strip loop, or few
-  // output rows along the axis, the strip would be packed for a handful of rows; such plans
-  // take the unpacked strips. (The loops above the row keep their order when tiled, so the
-  // rows that share a strip can be counted before tiling.)
+  // gather from one packed strip, at least a sixteenth of the axis. With an input-moving loop
+  // inside the strip loop, or few output rows along the axis, the strip would be packed for a
+  // handful of rows; such plans take the unpacked strips. Measured, repeated calls, GB/s, 1
+  // thread / 2 threads, int64 ids, unpacked -> packed: {4096,4096} fp32 with 512 output rows
+  // 2.3 / 4.7 -> 6.0 / 11.5, 256 rows 2.3 / 4.5 -> 3.6 / 6.5, 128 rows about even (2.1-2.5 /
+  // 3.9-5.3 -> 1.9-2.2 / 3.5-3.6), 64 rows 2.0-4.2 / 3.8-9.6 -> 1.0 / 1.9; {4096,8192} fp16, 256
+  // rows 1.6 / 3.3 -> 2.8 / 5.5; {8192,2048} fp32, 512 rows 2.3 / 4.4 -> 3.0 / 5.5; {4096,2048}
+  // fp64, 256 rows 2.4 / 3.8 -> 3.1 / 4.1. (The loops above the row keep their order when
+  // tiled, so the rows that share a strip can be counted before tiling.)
   const bool pack = comp.pitch_bytes > 0 && row.size % line_items == 0 &&
                     comp.dim_size * static_cast<uint64_t>(line_items * elem) <= kMaxPackBytes &&
-                    PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 4);
+                    PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 16);
   // Packed strips of 4- and 8-byte elements are 2 or 4 lines wide where the packed strip still
   // fits the 1 MiB L2: each output row then reads its ids and writes its items in runs 2-4 times
   // as long (one line holds only 8 or 16 items), and pays for DRAM pages and row changes once

@@ -290,6 +290,25 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
     EXPECT_NE(compiled.value().Describe().find(strip), std::string::npos)
         << compiled.value().Describe();
   }
+  // A tenth of the axis (200 output rows along 2048) is enough rows to pack for.
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(8)
+                  .InputSizes({2048, 640})
+                  .IndicesSizes({200, 640})
+                  .Axis(0)
+                  .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
+                  .Indices(IndexValues::kOutOfRange)
+                  .Test(Devices()));
+  {
+    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT64, {2048, 640}, {});
+    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_UINT32, {200, 640}, {});
+    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT64, {200, 640}, {});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
+    auto compiled = Devices()[0]->Compile({DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    EXPECT_NE(compiled.value().Describe().find("packing:"), std::string::npos)
+        << compiled.value().Describe();
+  }
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
                   .InputSizes({3, 2048, 640})

@@ -362,6 +362,14 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few = {&wide.desc, &few_idx.desc, &few_out.desc, 0};
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few}, false, &plan).ok());
   EXPECT_EQ(plan.pack_bytes, 0u);
+  // Packed from a sixteenth of the axis on: 256 output rows along 4096, not 255.
+  for (uint32_t rows : {256u, 255u}) {
+    Tensor part_idx(DML_TENSOR_DATA_TYPE_INT64, {rows, 4096});
+    Tensor part_out(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 4096});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge_part = {&in.desc, &part_idx.desc, &part_out.desc, 0};
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_part}, false, &plan).ok());
+    EXPECT_EQ(plan.pack_bytes != 0, rows == 256) << rows;
+  }
   // Unpacked, they take the unpacked plans' 256-byte strips, not a packed strip's width: 128
   // fp16 items rather than one line of 32.
   Tensor wide16(DML_TENSOR_DATA_TYPE_FLOAT16, {8192, 1024});
