@@ -682,8 +682,8 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
 // Rows of dst[i] = src[i * src_stride_bytes + clamp(indices[i]) * pitch_bytes] with contiguous
 // dst and indices: the index is clamped and scaled in the same pass as the load (no offsets
 // array in between). One call for many rows spares the per-row call and checks (packed strips:
-// rows of 8 to 64 items). 4- and 8-byte elements go by vector gathers (measured on the target machine,
-// GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64 ids, 1 thread, cold,
+// rows of 8 to 64 items). 4- and 8-byte elements go by vector gathers (measured on the target
+// machine, GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64 ids, 1 thread, cold,
 // streamed: 6.5 ms, against 9 ms for resolving into an offsets array and a scalar gather); the
 // stream variant streams those vectors (no fence). Other widths and the leftovers: scalar loads,
 // regular stores. Prefetches what `prefetch` names as it goes.

@@ -223,7 +223,8 @@ void BuildIndexScans(Plan* plan);
 
 // Validate + canonicalise + collapse + classify + partition + resolve kernels. concurrency: the
 // threads the plan's Executes can use (Device::max_concurrency); 1 lets plain copies of large
-// outputs stream (see the store policy in build.cc), 0 (unknown) plans as for several.
+// outputs stream (see the store policy in build.cc), many keep packed strips narrow (see
+// TileForLocality), 0 (unknown) plans as for several (2).
 Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan,
                    uint32_t concurrency = 0);
 
