@@ -4,19 +4,19 @@
   /usr/bin/python3 bench/peers/report.py --dmlcpu dmlcpu.json --peers peers.json \
       --png docs/bench.png --md docs/bench.md
 
-Columns (throughput cases): dmlcpu GB/s (fastest call) and its mean, memcpy GB/s, NT copy
-GB/s, PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the output's bytes
-(1.0 = as fast as the faster pure copy, measured in the same run with the same threads);
-`memcpy ratio` = the same for glibc memcpy itself (what regular stores reach on a cold
-destination); `vs best peer` = dmlcpu's speed-up over the faster peer (same case, same thread
-setting, same byte accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic; `read bound` =
-best copy time / time to merely read the input lines the case must read; `copy bound` (where
-those lines are no more bytes than the output) = best copy time / time to copy just those lines
-(a gather's block after block in output order) into a buffer of their size. GB/s are from
-fastest calls (dmlcpu: the repetition with the fastest Execute, with that repetition's own
-counters; copies: fastest of repeated calls; peers: best sample; `ratio`: fastest calls of
-interleaved rounds of dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call
-is the least disturbed one.
+Columns (throughput cases): dmlcpu GB/s (fastest call) and its mean, memcpy GB/s, NT copy GB/s,
+PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the output's bytes (1.0 =
+as fast as the faster pure copy, measured in the same run with the same threads); `memcpy ratio`
+= the same for glibc memcpy itself (what regular stores reach on a cold destination); `vs best
+peer` = dmlcpu's speed-up over the faster peer (same case, same thread setting, same byte
+accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic; `read bound` = best copy
+time / time to merely read the input lines the case must read; `copy bound` (where those lines
+are no more bytes than the output) = best copy time / time to copy just those lines (a gather's
+block after block in output order) into a buffer of their size. GB/s are from fastest calls
+(dmlcpu: the repetition with the fastest Execute, with that repetition's own counters; copies:
+fastest of repeated calls; peers: best sample; `ratio`: fastest calls of interleaved rounds of
+dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call is the least disturbed
+one.
 Latency cases (tiny operators) are reported in nanoseconds per call; Compile latency separately.
 """
 
