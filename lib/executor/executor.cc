@@ -823,6 +823,14 @@ bool ScanIndices(const Plan& plan, const uint8_t* indices, BadIndex* bad) {
 }
 
 Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(borrowed) {
+#if defined(DMLCPU_EXECUTOR_SERIAL)
+  // The serial stand-ins run every unit on the calling thread: say so (the plans then follow
+  // the single-thread store policy, and scratch pools hold 3 slots, not cores + 2).
+  (void)max_threads;
+  threads_ = 1;
+  arena_ = nullptr;
+  return;
+#endif
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   if (borrowed != nullptr) {
     const uint32_t arena_threads = static_cast<uint32_t>(std::max(1, borrowed->max_concurrency()));
@@ -834,13 +842,6 @@ Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(bor
       arena_ = owned_.get();
     }
   }
-#if defined(DMLCPU_EXECUTOR_SERIAL)
-  // The serial stand-ins run every unit on the calling thread: say so (the plans then follow
-  // the single-thread store policy, and scratch pools hold 3 slots, not cores + 2).
-  threads_ = 1;
-  owned_.reset();
-  arena_ = nullptr;
-#endif
 }
 
 Executor::~Executor() = default;

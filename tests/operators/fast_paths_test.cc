@@ -31,6 +31,14 @@ const std::vector<const Device*>& Devices() {
   return devices;
 }
 
+// The plan `device` makes of `desc`, as Describe prints it (empty, and a failure, when it
+// does not compile).
+std::string DescriptionOn(const Device& device, const DML_OPERATOR_DESC& desc) {
+  auto compiled = device.Compile(desc);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  return compiled.ok() ? compiled.value().Describe() : std::string();
+}
+
 // A rows x cols window read from a cols x rows buffer through transposed strides.
 TEST(TransposedViewTest, EveryWidthAndTileShape) {
   const std::vector<std::vector<uint32_t>> shapes = {
@@ -283,12 +291,10 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
     const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT64, {300, cols}, {});
     const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {300, cols}, {cols + 3, 1});
     DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-    auto compiled = Devices()[0]->Compile({DML_OPERATOR_GATHER_ELEMENTS, &ge});
-    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
     const std::string strip =
         cols == 1056 ? "each strip (131072 bytes)" : "each strip (65536 bytes)";
-    EXPECT_NE(compiled.value().Describe().find(strip), std::string::npos)
-        << compiled.value().Describe();
+    EXPECT_NE(text.find(strip), std::string::npos) << text;
   }
   // A tenth of the axis (200 output rows along 2048) is enough rows to pack for.
   EXPECT_TRUE(GatherElementsTester()
@@ -304,10 +310,8 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
     const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_UINT32, {200, 640}, {});
     const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT64, {200, 640}, {});
     DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-    auto compiled = Devices()[0]->Compile({DML_OPERATOR_GATHER_ELEMENTS, &ge});
-    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-    EXPECT_NE(compiled.value().Describe().find("packing:"), std::string::npos)
-        << compiled.value().Describe();
+    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    EXPECT_NE(text.find("packing:"), std::string::npos) << text;
   }
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
@@ -353,9 +357,7 @@ TEST(StreamedOutputTest, SingleThreadDevicesStreamLargeFootprints) {
   const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {16000, 256}, {});
   DML_GATHER_OPERATOR_DESC gather = {in.desc(), idx.desc(), out.desc(), 0, 1};
   for (const Device* device : Devices()) {
-    auto compiled = device->Compile({DML_OPERATOR_GATHER, &gather});
-    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-    const std::string text = compiled.value().Describe();
+    const std::string text = DescriptionOn(*device, {DML_OPERATOR_GATHER, &gather});
     EXPECT_EQ(text.find("non-temporal stores") != std::string::npos,
               device->max_concurrency() == 1)
         << device->max_concurrency() << "\n" << text;

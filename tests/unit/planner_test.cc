@@ -41,6 +41,21 @@ Plan CompileSlice1(const Tensor& in, const Tensor& out, std::vector<uint32_t> of
   return plan;
 }
 
+// GATHER_ELEMENTS along axis 0 of a {rows, cols} input of `type` with int64 ids, `out_rows`
+// output rows, planned for `concurrency` threads.
+Plan AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE type, uint32_t rows, uint32_t cols,
+                                uint32_t out_rows, uint32_t concurrency = 0) {
+  Tensor in(type, {rows, cols});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {out_rows, cols});
+  Tensor out(type, {out_rows, cols});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
+  Plan plan;
+  const Status status =
+      CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan, concurrency);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return plan;
+}
+
 TEST(CollapseTest, KvCacheWindowBecomes512RunsOf256KiB) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 2048, 128});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 1024, 128});
@@ -356,35 +371,21 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge3}, false, &plan).ok());
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.partition.align_units, 1u);
-  Tensor wide(DML_TENSOR_DATA_TYPE_FLOAT32, {8192, 1024});
-  Tensor few_idx(DML_TENSOR_DATA_TYPE_INT64, {2, 1024});
-  Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 1024});
-  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few = {&wide.desc, &few_idx.desc, &few_out.desc, 0};
-  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few}, false, &plan).ok());
+  plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 8192, 1024, 2);
   EXPECT_EQ(plan.pack_bytes, 0u);
   // Packed from a sixteenth of the axis on: 256 output rows along 4096, not 255.
   for (uint32_t rows : {256u, 255u}) {
-    Tensor part_idx(DML_TENSOR_DATA_TYPE_INT64, {rows, 4096});
-    Tensor part_out(DML_TENSOR_DATA_TYPE_FLOAT32, {rows, 4096});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge_part = {&in.desc, &part_idx.desc, &part_out.desc, 0};
-    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_part}, false, &plan).ok());
+    plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 4096, 4096, rows);
     EXPECT_EQ(plan.pack_bytes != 0, rows == 256) << rows;
   }
   // Unpacked, they take the unpacked plans' 256-byte strips, not a packed strip's width: 128
   // fp16 items rather than one line of 32.
-  Tensor wide16(DML_TENSOR_DATA_TYPE_FLOAT16, {8192, 1024});
-  Tensor few_out16(DML_TENSOR_DATA_TYPE_FLOAT16, {2, 1024});
-  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_few16 = {&wide16.desc, &few_idx.desc, &few_out16.desc, 0};
-  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_few16}, false, &plan).ok());
+  plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT16, 8192, 1024, 2);
   EXPECT_TRUE(plan.tiled);
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 128);
 
-  Tensor tall(DML_TENSOR_DATA_TYPE_FLOAT32, {16384, 1024});
-  Tensor tall_idx(DML_TENSOR_DATA_TYPE_INT64, {64, 1024});
-  Tensor tall_out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 1024});
-  DML_GATHER_ELEMENTS_OPERATOR_DESC ge_tall = {&tall.desc, &tall_idx.desc, &tall_out.desc, 0};
-  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge_tall}, false, &plan).ok());
+  plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 16384, 1024, 64);
   EXPECT_TRUE(plan.tiled);
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
@@ -407,12 +408,7 @@ TEST(FastPathTest, AxisZeroPackedStripWidths) {
       {DML_TENSOR_DATA_TYPE_UINT8, 4096, 16384, 64},   // one line
   };
   for (const auto& c : cases) {
-    Tensor in(c.type, {c.rows, c.cols});
-    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {c.rows, c.cols});
-    Tensor out(c.type, {c.rows, c.cols});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
-    Plan plan;
-    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+    const Plan plan = AxisZeroGatherElementsPlan(c.type, c.rows, c.cols, c.rows);
     const uint64_t elem_bytes = plan.elem_bytes;
     EXPECT_EQ(plan.loops[plan.loop_count - 1].size, c.strip_items) << c.rows << " x " << c.cols;
     EXPECT_EQ(plan.pack_bytes, c.rows * elem_bytes * static_cast<uint64_t>(c.strip_items))
@@ -433,13 +429,8 @@ TEST(FastPathTest, AxisZeroPackedStripsNarrowForManyThreads) {
                {4096, 31, 16}, {4096, 64, 16}, {1024, 4, 64},  {1024, 5, 32},  {1024, 8, 32},
                {1024, 9, 16}};
   for (const auto& c : cases) {
-    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, c.cols});
-    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {4096, c.cols});
-    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, c.cols});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
-    Plan plan;
-    ASSERT_TRUE(
-        CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan, c.concurrency).ok());
+    const Plan plan =
+        AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 4096, c.cols, 4096, c.concurrency);
     EXPECT_EQ(plan.loops[plan.loop_count - 1].size, c.strip_items)
         << c.cols << " columns, concurrency " << c.concurrency;
     // (One-line strips are the narrowest: 64 threads' 66 slots of 256 KiB exceed it.)
