@@ -1087,6 +1087,42 @@ TEST(GatherRowTest, MatchesPlainLoop) {
   GatherRowSuite<uint64_t>(sets, rng);
 }
 
+// SpreadPrefetch's fixed-point schedule against exact arithmetic: after `done` of `total` items
+// it has requested the lines below the same fraction of the span (rounded up by at most one
+// byte), never a line past the span, and every line by done == total; over spans at every line
+// offset and totals from 1 to 2^32 - 1.
+TEST(SpreadPrefetchTest, TargetIsTheFractionDone) {
+  std::mt19937_64 rng(0x5b7e4d);
+  for (uint64_t span_bytes : {uint64_t{1}, uint64_t{63}, uint64_t{64}, uint64_t{65},
+                              uint64_t{16384}, uint64_t{40000}, uint64_t{65536}}) {
+    for (uint64_t total : {uint64_t{1}, uint64_t{3}, uint64_t{7}, uint64_t{2048}, uint64_t{4096},
+                           uint64_t{100003}, (uint64_t{1} << 32) - 1}) {
+      const uintptr_t span = 0x100000 + rng() % 64;
+      const SpreadPrefetch spread(reinterpret_cast<const void*>(span), span_bytes, total);
+      const uint64_t lines_bytes = span % 64 + span_bytes;
+      ASSERT_EQ(spread.lines_bytes(), lines_bytes);
+      EXPECT_EQ(spread.TargetBytes(0), 0u);
+      EXPECT_EQ(spread.TargetBytes(total), lines_bytes) << span_bytes << " " << total;
+      uint64_t previous = 0;
+      for (int k = 0; k < 200; ++k) {
+        const uint64_t done = k < 100 ? std::min<uint64_t>(k, total) : rng() % (total + 1);
+        const auto exact_times_total = static_cast<unsigned __int128>(lines_bytes) * done;
+        const auto floor_bytes = static_cast<uint64_t>(exact_times_total / total);
+        const uint64_t target = spread.TargetBytes(done);
+        ASSERT_GE(target, floor_bytes) << span_bytes << " " << total << " " << done;
+        ASSERT_LE(target, floor_bytes + 1) << span_bytes << " " << total << " " << done;
+        ASSERT_LE(target, lines_bytes) << span_bytes << " " << total << " " << done;
+        if (k < 100) {
+          ASSERT_GE(target, previous) << span_bytes << " " << total << " " << done;
+          previous = target;
+        }
+      }
+    }
+  }
+  const SpreadPrefetch none(nullptr, 4096, 100);
+  EXPECT_EQ(none.TargetBytes(100), 0u);
+}
+
 template <typename I>
 void GatherRowsSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& rng) {
   constexpr uint8_t kSentinel = 0x3C;
