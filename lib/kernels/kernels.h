@@ -95,9 +95,9 @@ class SpreadPrefetch {
                                      : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
         bytes_per_item_q32_(((lines_bytes_ << 32) + total - 1) / total) {}
   // `done` (<= total) of the items are about to be done. No division here: Upto runs once per
-  // vector in gather_row, where a 64-bit division per call cost about a tenth of a row's time
-  // (fp64 GATHER_ELEMENTS along the last axis). Rounding the per-item bytes up keeps the
-  // fixed-point target within a byte above lines_bytes_ * done / total and never above
+  // pair of gathers in gather_row, whose loop it would otherwise hand a 64-bit division (the
+  // difference measured within noise on the target machine). Rounding the per-item bytes up
+  // keeps the fixed-point target within a byte above lines_bytes_ * done / total and never above
   // lines_bytes_ (total < 2^32), and makes it exactly lines_bytes_ at done == total.
   void Upto(uint64_t done) {
     const uint64_t target_bytes = TargetBytes(done);
