@@ -272,6 +272,26 @@ void TileForLocality(Plan* plan, uint32_t concurrency) {
   if (plan->shape == KernelShape::kElementGather) TileGatherStrips(plan, concurrency);
 }
 
+namespace {
+
+// K4: the bytes one row can read from its row base (an element, plus the reach of the row's own
+// input stride and of every index component); *forward: whether all of those run forward.
+uint64_t RowSpanBytes(const Plan& plan, bool* forward) {
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  *forward = row.in_stride_bytes >= 0;
+  uint64_t span = static_cast<uint64_t>(plan.elem_bytes) +
+                  static_cast<uint64_t>(row.size - 1) *
+                      static_cast<uint64_t>(std::max<int64_t>(0, row.in_stride_bytes));
+  for (uint32_t c = 0; c < plan.component_count; ++c) {
+    *forward = *forward && plan.components[c].pitch_bytes >= 0;
+    span += (plan.components[c].dim_size - 1) *
+            static_cast<uint64_t>(std::max<int64_t>(0, plan.components[c].pitch_bytes));
+  }
+  return span;
+}
+
+}  // namespace
+
 void ChooseFastPaths(Plan* plan) {
   plan->indexed_blocks = false;
   plan->merge_runs = false;
@@ -310,6 +330,24 @@ void ChooseFastPaths(Plan* plan) {
   // indices do not run on into the next row's.
   plan->index_stream_prefetch = plan->shape == KernelShape::kElementGather && !plan->tiled &&
                                 row.idx_stride_bytes > 0 && row.idx_stride_bytes <= 64;
+  // Rows with outer loops that all keep the same ids (index stride 0) share them.
+  bool shared = last >= 1;
+  for (uint32_t i = 0; i < last; ++i) shared = shared && plan->loops[i].idx_stride_bytes == 0;
+  // One fused pass per row (or piece of a row) where each element is one clamped index into
+  // the row's base (GATHER_ELEMENTS along the last axis, a GATHER of single elements from a
+  // 1-D table, and any element gather of that form), while the row's span stays in L2:
+  // {4096,4096} fp32 GATHER_ELEMENTS along axis 1, int64 ids, cold: 10.5 -> 7.8 ms on 1 thread
+  // (0.26 -> 0.29 of the best copy), 0.36-0.38 -> 0.46-0.47 on 2; rows of 32768 (split into
+  // pieces) 40 -> 44 GB/s on 1 thread, 56-66 -> 69-87 on 2. Over a wider span the reads come
+  // from L3 or DRAM, where resolving and loading 8 at a time keeps more of them in flight than
+  // vector gathers: 1,048,576 ids into 4 MiB of fp32, 1 thread, 46 GB/s resolved, 39 fused.
+  constexpr uint64_t kMaxFusedSpanBytes = 512 << 10;
+  bool forward = false;
+  plan->fused_row_gather = plan->shape == KernelShape::kElementGather && !shared &&
+                           !plan->tiled && plan->component_count == 1 &&
+                           row.in_stride_bytes == 0 && row.out_stride_bytes == elem &&
+                           row.idx_stride_bytes == IndexBytes(plan->index_type) &&
+                           RowSpanBytes(*plan, &forward) <= kMaxFusedSpanBytes;
   if (plan->partition.pieces_per_row != 1) return;
   if (plan->shape == KernelShape::kBlockGather && last >= 1 &&
       plan->loops[last - 1].in_stride_bytes == 0 && plan->loops[last - 1].idx_stride_bytes != 0 &&
@@ -330,29 +368,12 @@ void ChooseFastPaths(Plan* plan) {
          static_cast<uint64_t>(block_bytes) < kernels::kMinPrefetchBlockBytes);
   }
   if (plan->shape == KernelShape::kElementGather && last >= 1) {
-    bool shared = true;
-    for (uint32_t i = 0; i < last; ++i) shared = shared && plan->loops[i].idx_stride_bytes == 0;
     plan->rows_share_indices = shared;
     // Random reads within a row come from DRAM at the latency of a miss each; prefetching the
     // next row's whole span keeps many misses in flight. Only for forward, compact spans.
     constexpr uint64_t kMaxPrefetchBytes = 64 << 10;
-    bool forward = row.in_stride_bytes >= 0;
-    uint64_t span = static_cast<uint64_t>(elem) +
-                    static_cast<uint64_t>(row.size - 1) *
-                        static_cast<uint64_t>(std::max<int64_t>(0, row.in_stride_bytes));
-    for (uint32_t c = 0; c < plan->component_count; ++c) {
-      forward = forward && plan->components[c].pitch_bytes >= 0;
-      span += (plan->components[c].dim_size - 1) *
-              static_cast<uint64_t>(std::max<int64_t>(0, plan->components[c].pitch_bytes));
-    }
+    const uint64_t span = RowSpanBytes(*plan, &forward);
     plan->row_prefetch_bytes = forward && span <= kMaxPrefetchBytes ? span : 0;
-    // One fused pass per row where each element is one clamped index into the row's base
-    // (GATHER_ELEMENTS along the last axis, and any element gather of that form):
-    // {4096,4096} fp32 GATHER_ELEMENTS along axis 1, int64 ids, cold: 10.5 -> 7.8 ms on 1
-    // thread (0.26 -> 0.29 of the best copy), 0.36-0.38 -> 0.46-0.47 on 2.
-    plan->fused_row_gather = !shared && !plan->tiled && plan->component_count == 1 &&
-                             row.in_stride_bytes == 0 && row.out_stride_bytes == elem &&
-                             row.idx_stride_bytes == IndexBytes(plan->index_type);
   }
 }
 

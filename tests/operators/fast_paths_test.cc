@@ -247,6 +247,39 @@ TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
   }
 }
 
+// The fused pass also runs on pieces of rows too long for one task (GATHER_ELEMENTS along the
+// last axis, 40000 ids per row) and on the one row of a GATHER of single elements from a 1-D
+// table: every width, 32- and 64-bit ids out of range, padded output rows.
+TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    for (DML_TENSOR_DATA_TYPE index_type :
+         {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64}) {
+      EXPECT_TRUE(GatherElementsTester()
+                      .ElementBytes(width)
+                      .InputSizes({3, 40005})
+                      .IndicesSizes({3, 40000})
+                      .OutputStrides({40003, 1})
+                      .Axis(1)
+                      .IndexType(index_type)
+                      .Indices(IndexValues::kOutOfRange)
+                      .Seed(width * 10 + 1)
+                      .Test(Devices()))
+          << "width " << width << " index type " << index_type;
+      EXPECT_TRUE(GatherTester()
+                      .ElementBytes(width)
+                      .InputSizes({1000})
+                      .IndicesSizes({70001})
+                      .Axis(0)
+                      .IndexDimensions(1)
+                      .IndexType(index_type)
+                      .Indices(IndexValues::kOutOfRange)
+                      .Seed(width * 10 + 2)
+                      .Test(Devices()))
+          << "width " << width << " index type " << index_type;
+    }
+  }
+}
+
 // GATHER_ELEMENTS along axis 0 of a large input packs each strip of the input (1 line, or up to
 // 4 for 4- and 8-byte elements) into a scratch slot and gathers from there (plan.pack_bytes):
 // every width and index type, strips of 4, 2 and 1 lines of 4-byte elements, ids out of range,

@@ -340,6 +340,33 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
   EXPECT_FALSE(plan.fused_row_gather);
 }
 
+// The fused pass also takes rows split into pieces and the single row of a 1-D GATHER, while the
+// row reads from at most 512 KiB; beyond that, rows are resolved and loaded 8 at a time.
+TEST(FastPathTest, FusedRowGatherUpToHalfAMegabyteOfSpan) {
+  // 40000 fp32 ids per row: 640,000 bytes moved per row, split into pieces.
+  for (uint32_t cols : {131072u, 131073u}) {  // spans of 512 KiB and 512 KiB + 4 bytes
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {2, cols});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {2, 40000});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2, 40000});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
+    ASSERT_GT(plan.partition.pieces_per_row, 1u);
+    EXPECT_EQ(plan.fused_row_gather, cols == 131072u) << cols;
+    EXPECT_EQ(plan.gather_row != nullptr, cols == 131072u) << cols;
+  }
+  for (uint32_t table : {1000u, 131073u}) {
+    Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {table});
+    Tensor idx(DML_TENSOR_DATA_TYPE_INT32, {5000});
+    Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {5000});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+    Plan plan;
+    ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
+    ASSERT_EQ(plan.loop_count, 1u);
+    EXPECT_EQ(plan.fused_row_gather, table == 1000u) << table;
+  }
+}
+
 // GATHER_ELEMENTS along axis 0 of {4096,4096} fp32: strips of four 64-byte lines, packed (4096
 // rows x 256 bytes), tasks of whole strips; not packed where few rows share a strip, nor where a
 // strip would not fit 512 KiB packed (that one keeps the unpacked 256-byte strips).
