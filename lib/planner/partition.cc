@@ -219,16 +219,16 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   const bool pack = comp.pitch_bytes > 0 && row.size % line_items == 0 &&
                     comp.dim_size * static_cast<uint64_t>(line_items * elem) <= kMaxPackBytes &&
                     PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 16);
-  // Packed strips of 4- and 8-byte elements are 2 or 4 lines wide where the packed strip still
-  // fits the 1 MiB L2: each output row then reads its ids and writes its items in runs 2-4 times
-  // as long (one line holds only 8 or 16 items), and pays for DRAM pages and row changes once
-  // per run. Repeated calls, GB/s, 1 thread / 2 threads, int64 ids unless noted, 1 line -> 4:
-  // {4096,4096} fp32 13.5 / 22.7 -> 18.0 / 35.1 (int32 ids 9.0 / 16.6 -> 13.3 / 25.5; 2 lines
-  // 16.5 / 32.5, 8 lines (2 MiB) 16.0 / 30.3), {1024,16384} fp32 11.9 / 23.6 -> 19.8 / 38.8,
-  // {4096,2048} fp64 10.1 / 19.5 -> 19.4 / 37.7; {8192,2048} fp32 1 -> 2 lines (1 MiB) 12.2 /
-  // 24.0 -> 15.4 / 30.0. Narrower elements gain nothing or lose: {4096,8192} fp16 8.8 / 17.0 ->
-  // 8.8 / 17.4 with 2 lines, 8.0 / 13.7 with 4; {8192,4096} fp16 7.5-7.7 / 13-15 -> 6.0-7.3 /
-  // 10-14 with 2; {4096,16384} uint8, int32 ids, 5.2 / 10.0 -> 5.0 / 8.8 with 2.
+  // Packed strips of 2-, 4- and 8-byte elements are 2 or 4 lines wide where the packed strip
+  // still fits the 1 MiB L2: each output row then reads its ids and writes its items in runs 2-4
+  // times as long, and pays for DRAM pages and row changes once per run. Repeated calls, GB/s,
+  // 1 thread / 2 threads, int64 ids unless noted, 1 line -> 4: {4096,4096} fp32 13.5 / 22.7 ->
+  // 18.0 / 35.1 (int32 ids 9.0 / 16.6 -> 13.3 / 25.5; 2 lines 16.5 / 32.5, 8 lines (2 MiB)
+  // 16.0 / 30.3), {1024,16384} fp32 11.9 / 23.6 -> 19.8 / 38.8, {4096,2048} fp64 10.1 / 19.5 ->
+  // 19.4 / 37.7; {8192,2048} fp32 1 -> 2 lines (1 MiB) 12.2 / 24.0 -> 15.4 / 30.0. fp16 (since
+  // gather_row stages its offsets for them): {4096,8192} 12.8 / 22.4 -> 14.8 / 28.9, {4096,4096}
+  // int32 ids 8.8 / 18.0 -> 11.5 / 22.1, {8192,4096} 2 lines 12.5 / 24.6 -> 15.0 / 27.9. uint8
+  // loses: {4096,16384}, int32 ids, 8.7 / 17.3 -> 8.2 / 15.8 with 2 lines.
   // A device with many threads keeps narrower strips: each thread's scratch slot must fit
   // kMaxScratchBytes (one slot per thread and two more), and the strips, which are the tasks'
   // units of work, must number at least 4 per thread (a 16-thread device gets 2-line strips of
@@ -240,7 +240,7 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   for (uint32_t i = 0; i < last; ++i) strip_sets *= static_cast<uint64_t>(plan->loops[i].size);
   strip_sets /= std::max<uint64_t>(1, PackedRunUnits(*plan));
   int64_t pack_lines = 1;
-  while (pack && elem >= 4 && pack_lines < kMaxPackLines) {
+  while (pack && elem >= 2 && pack_lines < kMaxPackLines) {
     const int64_t wider_items = 2 * pack_lines * line_items;
     const uint64_t wider_bytes = comp.dim_size * static_cast<uint64_t>(wider_items * elem);
     if (row.size % wider_items != 0 || wider_bytes > kMaxWidePackBytes ||

@@ -281,7 +281,7 @@ TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
 }
 
 // GATHER_ELEMENTS along axis 0 of a large input packs each strip of the input (1 line, or up to
-// 4 for 4- and 8-byte elements) into a scratch slot and gathers from there (plan.pack_bytes):
+// 4 for 2-, 4- and 8-byte elements) into a scratch slot and gathers from there (pack_bytes):
 // every width and index type, strips of 4, 2 and 1 lines of 4-byte elements, ids out of range,
 // a batch dimension (the strip is packed again for each batch), padded output rows, and ids
 // read through a transposed view, which take the packed path without the fused row kernel.
@@ -304,6 +304,14 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                       .Test(Devices()))
           << "width " << width << " index type " << index_type;
     }
+  }
+  {  // The 2-byte case above is packed in strips of 4 lines (2048 rows x 256 bytes).
+    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT16, {2048, 1280}, {});
+    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT32, {600, 1280}, {});
+    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT16, {600, 1280}, {1288, 1});
+    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
+    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    EXPECT_NE(text.find("each strip (524288 bytes)"), std::string::npos) << text;
   }
   // 4-byte strips of 2 lines (1056 = 33 x 32 columns) and of 1 (1040 = 65 x 16), where the row
   // does not divide into wider ones.

@@ -418,8 +418,8 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
 }
 
-// Packed strips widen to 2 or 4 lines for 4- and 8-byte elements, as far as the row divides
-// into them and the packed strip stays within 1 MiB; 1- and 2-byte elements keep one line.
+// Packed strips widen to 2 or 4 lines for 2-, 4- and 8-byte elements, as far as the row divides
+// into them and the packed strip stays within 1 MiB; 1-byte elements keep one line.
 TEST(FastPathTest, AxisZeroPackedStripWidths) {
   const struct {
     DML_TENSOR_DATA_TYPE type;
@@ -431,8 +431,9 @@ TEST(FastPathTest, AxisZeroPackedStripWidths) {
       {DML_TENSOR_DATA_TYPE_FLOAT32, 2048, 4128, 32},  // 4128 = 129 x 32: not 64
       {DML_TENSOR_DATA_TYPE_FLOAT32, 2048, 4112, 16},  // 4112 = 257 x 16: not 32
       {DML_TENSOR_DATA_TYPE_FLOAT64, 4096, 2048, 32},  // 4 lines of 8 items
-      {DML_TENSOR_DATA_TYPE_FLOAT16, 4096, 8192, 32},  // one line
-      {DML_TENSOR_DATA_TYPE_UINT8, 4096, 16384, 64},   // one line
+      {DML_TENSOR_DATA_TYPE_FLOAT16, 4096, 8192, 128},  // 4 lines of 32 items: 1 MiB
+      {DML_TENSOR_DATA_TYPE_FLOAT16, 8192, 4096, 64},   // 2 lines: 4 would be 2 MiB
+      {DML_TENSOR_DATA_TYPE_UINT8, 4096, 16384, 64},    // one line
   };
   for (const auto& c : cases) {
     const Plan plan = AxisZeroGatherElementsPlan(c.type, c.rows, c.cols, c.rows);
