@@ -618,8 +618,8 @@ HWY_INLINE bool GatherRowVectorsFit(int64_t src_stride_bytes, size_t count, uint
             step - 1 > (kMaxOffset32 - (dim_size - 1) * pitch) / stride));
 }
 
-// Byte offsets, from the row of item j, of the Lanes(du64) items from j on: clamped index x pitch
-// plus each lane's src stride (`lanes` holds lane x src stride from item j).
+// Byte offsets of the Lanes(du64) items from j on, from a base the caller picks: clamped index x
+// pitch plus `lanes`, which holds each lane's item position from that base x src stride.
 template <typename I, class DU64>
 HWY_INLINE hn::Vec<DU64> RowOffsets(DU64 du64, const uint8_t* HWY_RESTRICT ix, size_t j,
                                     uint64_t dim_size, hn::Vec<DU64> pitch_v,
@@ -663,8 +663,9 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
     const size_t head = ((0 - reinterpret_cast<uintptr_t>(d)) & (vec_bytes - 1)) / sizeof(T);
     for (; i < head; ++i) GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);
   }
-  // Each iteration gathers `group` items with two gathers of `half` offsets each: one data
-  // vector of 4-byte elements, two of 8-byte elements.
+  // Each iteration gathers `group` items from two vectors of `half` offsets: one data vector of
+  // 4-byte elements (two gathers on AVX3, one of the narrowed offsets elsewhere), two data
+  // vectors of 8-byte elements.
   const size_t group = 2 * half;
   if (i + group <= count) {
     auto lo = RowOffsets<I>(du64, ix, i, dim_size, pitch_v, lanes_lo);
@@ -729,8 +730,8 @@ HWY_INLINE void GatherLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
 // indices at a time scaled by vectors into 64-bit byte offsets on the stack, then loaded by the
 // scalar loop of `gather` (8 loads in flight). Returns how many leading items it did (whole
 // vectors of indices); the caller does the rest. Measured against clamping, scaling and loading
-// one item at a time: GATHER_ELEMENTS along the last axis of {4096,4096}, 1 thread, fp16 with
-// int32 ids 9.5 -> 19 GB/s, uint8 with int64 ids 12.5 -> 21.
+// one item at a time: GATHER_ELEMENTS along the last axis of {4096,4096}, 1 thread, GB/s, fp16
+// with int32 ids 9 -> 17-22, with int64 ids 14.5 -> 32, uint8 with int64 ids 12 -> 24-25.
 template <typename T, typename I>
 HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
                                   int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
@@ -743,7 +744,7 @@ HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RE
   const auto stride = static_cast<uint64_t>(src_stride_bytes);
   const auto pitch_v = hn::Set(du64, static_cast<uint64_t>(pitch_bytes));
   const auto lanes_step = hn::Set(du64, half * stride);
-  auto lanes = hn::Mul(hn::Iota(du64, 0), hn::Set(du64, stride));  // (item - lane 0) x stride
+  auto lanes = hn::Mul(hn::Iota(du64, 0), hn::Set(du64, stride));  // item x stride, from s
   alignas(64) uint64_t offsets_bytes[kStageItems];
   size_t i = 0;
   while (count - i >= half) {
@@ -783,7 +784,7 @@ void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t 
   constexpr bool kVectors = sizeof(T) == 4 || sizeof(T) == 8;
   const bool vectors =
       kVectors && GatherRowVectorsFit<T>(src_stride_bytes, count, dim_size, pitch_bytes);
-  const bool staged = !vectors && src_stride_bytes >= 0 && pitch_bytes >= 0;
+  const bool staged = src_stride_bytes >= 0 && pitch_bytes >= 0;
 #endif
   for (size_t r = 0; r < rows; ++r) {
     const auto rr = static_cast<int64_t>(r);
@@ -802,7 +803,7 @@ void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t 
                                             pitch_bytes, pf);
       }
     }
-    if (staged) {
+    if (i == 0 && staged) {  // not taken by the vectors (nor a dst they cannot align)
       i = GatherRowStaged<T, I>(d, s, src_stride_bytes, ix, count, dim_size, pitch_bytes, pf);
     }
 #endif

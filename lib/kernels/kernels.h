@@ -93,7 +93,7 @@ class SpreadPrefetch {
       : first_line_(reinterpret_cast<uintptr_t>(span) & ~uintptr_t{63}),
         lines_bytes_(span == nullptr ? 0
                                      : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
-        bytes_per_item_q32_(((lines_bytes_ << 32) + total - 1) / total) {}
+        bytes_per_item_q32_(lines_bytes_ == 0 ? 0 : ((lines_bytes_ << 32) + total - 1) / total) {}
   // `done` (<= total) of the items are about to be done. No division here: Upto runs once per
   // pair of gathers in gather_row, whose loop it would otherwise hand a 64-bit division (the
   // difference measured within noise on the target machine). Rounding the per-item bytes up

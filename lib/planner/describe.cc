@@ -65,7 +65,7 @@ std::string DescribePlan(const Plan& plan) {
                  : plan.merge_runs         ? ", indices resolved per chunk, runs merged"
                  : plan.indexed_blocks     ? ", indices resolved per chunk"
                  : plan.rows_share_indices ? ", indices resolved once for all rows"
-                 : plan.fused_row_gather   ? ", indices clamped and gathered in one pass per row"
+                 : plan.fused_row_gather   ? ", indices clamped and gathered in one pass"
                                            : "",
                  static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),

@@ -131,8 +131,9 @@ struct Plan {
   bool merge_runs = false;  // indexed_blocks: adjacent output blocks of >= kMinMergeBlockBytes
   bool rows_share_indices = false;
   // K4 rows of one index component read from the row's own base (input stride 0) with
-  // contiguous indices and output, rows not sharing indices: each row is one pass of
-  // KernelSet::gather_row (clamp, scale and load fused; no offsets array).
+  // contiguous indices and output, rows not sharing indices, over a span of at most 512 KiB:
+  // each row, or each piece of a split row, is one pass of KernelSet::gather_row (clamp, scale
+  // and load fused; no offsets array). Also the single row of a 1-loop plan.
   bool fused_row_gather = false;
   // K4 rows whose indices are a dense forward stream (stride 1 to 64 bytes, not tiled): the
   // executor or gather_row prefetches it a few KiB ahead, possibly into the next row's.

@@ -1054,7 +1054,7 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
                 const GatherRowFn fn = GatherRowOf(*set, stream != 0, width, slot_i);
                 RowPrefetch prefetch;
                 prefetch.next = src.data();
-                prefetch.next_bytes = src.size();
+                prefetch.next_bytes = std::min<size_t>(src.size(), 64 << 10);
                 prefetch.indices_ahead = count % 3 == 0;
                 fn(got_base + guard + misalign, 0, src.data(), src_stride, idx.data(), 0, 1,
                    count, shape.dim, pitch, count % 2 == 0 ? &prefetch : nullptr);
@@ -1089,8 +1089,8 @@ TEST(GatherRowTest, MatchesPlainLoop) {
 
 // SpreadPrefetch's fixed-point schedule against exact arithmetic: after `done` of `total` items
 // it has requested the lines below the same fraction of the span (rounded up by at most one
-// byte), never a line past the span, and every line by done == total; over spans at every line
-// offset and totals from 1 to 2^32 - 1.
+// byte), never a line past the span, and every line by done == total; over spans of 1 byte to
+// 64 KiB, each at a random offset within its first line, and totals from 1 to 2^32 - 1.
 TEST(SpreadPrefetchTest, TargetIsTheFractionDone) {
   std::mt19937_64 rng(0x5b7e4d);
   for (uint64_t span_bytes : {uint64_t{1}, uint64_t{63}, uint64_t{64}, uint64_t{65},

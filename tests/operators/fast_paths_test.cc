@@ -248,17 +248,18 @@ TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
 }
 
 // The fused pass also runs on pieces of rows too long for one task (GATHER_ELEMENTS along the
-// last axis, 40000 ids per row) and on the one row of a GATHER of single elements from a 1-D
-// table: every width, 32- and 64-bit ids out of range, padded output rows.
+// last axis, 50000 ids per row) and on the one row of a GATHER of single elements from a 1-D
+// table (70001 ids): every width, 32- and 64-bit ids out of range, padded output rows. Each
+// plan is checked to be fused and split into pieces.
 TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     for (DML_TENSOR_DATA_TYPE index_type :
          {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64}) {
       EXPECT_TRUE(GatherElementsTester()
                       .ElementBytes(width)
-                      .InputSizes({3, 40005})
-                      .IndicesSizes({3, 40000})
-                      .OutputStrides({40003, 1})
+                      .InputSizes({3, 50005})
+                      .IndicesSizes({3, 50000})
+                      .OutputStrides({50003, 1})
                       .Axis(1)
                       .IndexType(index_type)
                       .Indices(IndexValues::kOutOfRange)
@@ -276,6 +277,25 @@ TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
                       .Seed(width * 10 + 2)
                       .Test(Devices()))
           << "width " << width << " index type " << index_type;
+
+      const DML_TENSOR_DATA_TYPE type = width == 1   ? DML_TENSOR_DATA_TYPE_UINT8
+                                        : width == 2 ? DML_TENSOR_DATA_TYPE_FLOAT16
+                                        : width == 4 ? DML_TENSOR_DATA_TYPE_FLOAT32
+                                                     : DML_TENSOR_DATA_TYPE_FLOAT64;
+      const TensorDescHolder in(type, {3, 50005}, {});
+      const TensorDescHolder idx(index_type, {3, 50000}, {});
+      const TensorDescHolder out(type, {3, 50000}, {50003, 1});
+      DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 1};
+      const TensorDescHolder table(type, {1000}, {});
+      const TensorDescHolder ids(index_type, {70001}, {});
+      const TensorDescHolder picked(type, {70001}, {});
+      DML_GATHER_OPERATOR_DESC gather = {table.desc(), ids.desc(), picked.desc(), 0, 1};
+      for (const std::string& text :
+           {DescriptionOn(*Devices()[1], {DML_OPERATOR_GATHER_ELEMENTS, &ge}),
+            DescriptionOn(*Devices()[1], {DML_OPERATOR_GATHER, &gather})}) {
+        EXPECT_NE(text.find("clamped and gathered in one pass"), std::string::npos) << text;
+        EXPECT_EQ(text.find(" x 1 piece(s)"), std::string::npos) << text;
+      }
     }
   }
 }
