@@ -725,13 +725,14 @@ HWY_INLINE void GatherLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
                            const uint8_t* HWY_RESTRICT src, int64_t src_stride_bytes,
                            const int64_t* offsets_bytes, size_t count);
 
-// GatherRow rows that GatherRowVectors does not take (1- and 2-byte elements, and 4-byte ones
-// whose offsets do not fit 32 bits), with forward strides and pitch: up to kStageItems clamped
-// indices at a time scaled by vectors into 64-bit byte offsets on the stack, then loaded by the
-// scalar loop of `gather` (8 loads in flight). Returns how many leading items it did (whole
-// vectors of indices); the caller does the rest. Measured against clamping, scaling and loading
-// one item at a time: GATHER_ELEMENTS along the last axis of {4096,4096}, 1 thread, GB/s, fp16
-// with int32 ids 9 -> 17-22, with int64 ids 14.5 -> 32, uint8 with int64 ids 12 -> 24-25.
+// GatherRow rows that GatherRowVectors does not take (1- and 2-byte elements, 4-byte ones whose
+// offsets do not fit 32 bits, a dst not aligned to the element), with forward strides and pitch:
+// up to kStageItems clamped indices at a time scaled by vectors into 64-bit byte offsets on the
+// stack, then loaded by the scalar loop of `gather` (8 loads in flight). Returns how many
+// leading items it did (whole vectors of indices); the caller does the rest. Measured against
+// clamping, scaling and loading one item at a time: GATHER_ELEMENTS along the last axis of
+// {4096,4096}, 1 thread, GB/s, fp16 with int32 ids 9 -> 17-22, with int64 ids 14.5 -> 32, uint8
+// with int64 ids 12 -> 24-25.
 template <typename T, typename I>
 HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
                                   int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
