@@ -829,8 +829,7 @@ Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(bor
   (void)max_threads;
   threads_ = 1;
   arena_ = nullptr;
-  return;
-#endif
+#else
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   if (borrowed != nullptr) {
     const uint32_t arena_threads = static_cast<uint32_t>(std::max(1, borrowed->max_concurrency()));
@@ -842,6 +841,7 @@ Executor::Executor(uint32_t max_threads, tbb::task_arena* borrowed) : arena_(bor
       arena_ = owned_.get();
     }
   }
+#endif
 }
 
 Executor::~Executor() = default;

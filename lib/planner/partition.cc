@@ -216,9 +216,10 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   // rows 1.6 / 3.3 -> 2.8 / 5.5; {8192,2048} fp32, 512 rows 2.3 / 4.4 -> 3.0 / 5.5; {4096,2048}
   // fp64, 256 rows 2.4 / 3.8 -> 3.1 / 4.1. (The loops above the row keep their order when
   // tiled, so the rows that share a strip can be counted before tiling.)
+  const uint64_t run_units = PackedRunUnits(*plan);
   const bool pack = comp.pitch_bytes > 0 && row.size % line_items == 0 &&
                     comp.dim_size * static_cast<uint64_t>(line_items * elem) <= kMaxPackBytes &&
-                    PackedRunUnits(*plan) >= std::max<uint64_t>(1, comp.dim_size / 16);
+                    run_units >= std::max<uint64_t>(1, comp.dim_size / 16);
   // Packed strips of 2-, 4- and 8-byte elements are 2 or 4 lines wide where the packed strip
   // still fits the 1 MiB L2: each output row then reads its ids and writes its items in runs 2-4
   // times as long, and pays for DRAM pages and row changes once per run. Repeated calls, GB/s,
@@ -238,7 +239,7 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency) {
   const uint64_t threads = concurrency == 0 ? 2 : concurrency;
   uint64_t strip_sets = 1;  // strip-sized blocks per strip column: the loops above, less shared
   for (uint32_t i = 0; i < last; ++i) strip_sets *= static_cast<uint64_t>(plan->loops[i].size);
-  strip_sets /= std::max<uint64_t>(1, PackedRunUnits(*plan));
+  strip_sets /= std::max<uint64_t>(1, run_units);
   int64_t pack_lines = 1;
   while (pack && elem >= 2 && pack_lines < kMaxPackLines) {
     const int64_t wider_items = 2 * pack_lines * line_items;
@@ -344,11 +345,12 @@ void ChooseFastPaths(Plan* plan) {
   // (rows of 200000 fp32 with 4096 ids each: even).
   constexpr uint64_t kMaxFusedSpanBytes = 512 << 10;
   bool forward = false;
+  const uint64_t span_bytes = RowSpanBytes(*plan, &forward);
   plan->fused_row_gather = plan->shape == KernelShape::kElementGather && !shared &&
                            !plan->tiled && plan->component_count == 1 &&
                            row.in_stride_bytes == 0 && row.out_stride_bytes == elem &&
                            row.idx_stride_bytes == IndexBytes(plan->index_type) &&
-                           RowSpanBytes(*plan, &forward) <= kMaxFusedSpanBytes;
+                           span_bytes <= kMaxFusedSpanBytes;
   if (plan->partition.pieces_per_row != 1) return;
   if (plan->shape == KernelShape::kBlockGather && last >= 1 &&
       plan->loops[last - 1].in_stride_bytes == 0 && plan->loops[last - 1].idx_stride_bytes != 0 &&
@@ -373,8 +375,7 @@ void ChooseFastPaths(Plan* plan) {
     // Random reads within a row come from DRAM at the latency of a miss each; prefetching the
     // next row's whole span keeps many misses in flight. Only for forward, compact spans.
     constexpr uint64_t kMaxPrefetchBytes = 64 << 10;
-    const uint64_t span = RowSpanBytes(*plan, &forward);
-    plan->row_prefetch_bytes = forward && span <= kMaxPrefetchBytes ? span : 0;
+    plan->row_prefetch_bytes = forward && span_bytes <= kMaxPrefetchBytes ? span_bytes : 0;
   }
 }
 

@@ -39,6 +39,21 @@ std::string DescriptionOn(const Device& device, const DML_OPERATOR_DESC& desc) {
   return compiled.ok() ? compiled.value().Describe() : std::string();
 }
 
+// The serial device's plan of GATHER_ELEMENTS along axis 0 of a {rows, cols} input of `type`
+// into out_rows output rows (a row pitch of out_pitch elements; 0: packed), with ids of
+// `index_type`, as Describe prints it.
+std::string AxisZeroDescription(DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE index_type,
+                                uint32_t rows, uint32_t cols, uint32_t out_rows,
+                                uint32_t out_pitch) {
+  const TensorDescHolder in(type, {rows, cols}, {});
+  const TensorDescHolder idx(index_type, {out_rows, cols}, {});
+  const TensorDescHolder out(type, {out_rows, cols},
+                             out_pitch == 0 ? std::vector<uint32_t>{}
+                                            : std::vector<uint32_t>{out_pitch, 1});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
+  return DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+}
+
 // A rows x cols window read from a cols x rows buffer through transposed strides.
 TEST(TransposedViewTest, EveryWidthAndTileShape) {
   const std::vector<std::vector<uint32_t>> shapes = {
@@ -326,11 +341,8 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
     }
   }
   {  // The 2-byte case above is packed in strips of 4 lines (2048 rows x 256 bytes).
-    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT16, {2048, 1280}, {});
-    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT32, {600, 1280}, {});
-    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT16, {600, 1280}, {1288, 1});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    const std::string text = AxisZeroDescription(
+        DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT32, 2048, 1280, 600, 1288);
     EXPECT_NE(text.find("each strip (524288 bytes)"), std::string::npos) << text;
   }
   // 4-byte strips of 2 lines (1056 = 33 x 32 columns) and of 1 (1040 = 65 x 16), where the row
@@ -348,11 +360,8 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                     .Test(Devices()))
         << "cols " << cols;
     // Packed, in strips of 2 lines (1024 rows x 128 bytes) and of 1 (x 64 bytes).
-    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT32, {1024, cols}, {});
-    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT64, {300, cols}, {});
-    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {300, cols}, {cols + 3, 1});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    const std::string text = AxisZeroDescription(
+        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64, 1024, cols, 300, cols + 3);
     const std::string strip =
         cols == 1056 ? "each strip (131072 bytes)" : "each strip (65536 bytes)";
     EXPECT_NE(text.find(strip), std::string::npos) << text;
@@ -367,11 +376,8 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .Indices(IndexValues::kOutOfRange)
                   .Test(Devices()));
   {
-    const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT64, {2048, 640}, {});
-    const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_UINT32, {200, 640}, {});
-    const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT64, {200, 640}, {});
-    DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-    const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+    const std::string text = AxisZeroDescription(
+        DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT32, 2048, 640, 200, 0);
     EXPECT_NE(text.find("packing:"), std::string::npos) << text;
   }
   EXPECT_TRUE(GatherElementsTester()
