@@ -897,7 +897,8 @@ void CopyStridedStream(void* dst, int64_t dst_stride_bytes, const void* src,
 // (offsets extracted from a vector one by one, values inserted into one), which GCC 12 does at
 // -O3 to the 8-byte loop below once its source stride is a constant 0: 0.28 ns per item from L1
 // there, 0.21 with scalar loads (1- to 4-byte elements measured 0.19-0.20 without the asm and
-// 0.20-0.21 with it, so they go without).
+// 0.20-0.21 with it, so they go without). Clang, which also defines __GNUC__, gets the same asm
+// (it builds the fuzzers; not measured there).
 template <typename V>
 HWY_INLINE void KeepInRegister(V& v) {
 #if defined(__GNUC__)
@@ -908,11 +909,11 @@ HWY_INLINE void KeepInRegister(V& v) {
 }
 
 // kSameSrc: every item reads from `src` itself (src_stride_bytes 0, the common case: the offsets
-// hold the whole address). Spelled out, it spares the loop the stride's multiples, which took
-// registers it then spilled. ns per item from L1, 64-item calls, best of runs: 1-byte
-// 0.31 -> 0.20, 2-byte 0.24 -> 0.19, 4-byte 0.24 -> 0.20, 8-byte 0.42 -> 0.21 (with
-// KeepInRegister). GATHER of 512 shared ids along axis 1 of {4096,1024} fp32, cold, A/B medians:
-// 0.36 -> 0.42 of the best copy on 1 thread, 0.48 -> 0.56 on 2.
+// hold the whole address). With the stride a compile-time 0, the loop has no stride multiples
+// to keep, which took registers it then spilled. ns per item from L1, 64-item calls, best of
+// runs: 1-byte 0.31 -> 0.20, 2-byte 0.24 -> 0.19, 4-byte 0.24 -> 0.20, 8-byte 0.42 -> 0.21
+// (with KeepInRegister). GATHER of 512 shared ids along axis 1 of {4096,1024} fp32, cold, A/B
+// medians: 0.36 -> 0.42 of the best copy on 1 thread, 0.48 -> 0.56 on 2.
 template <typename T, bool kDstContiguous, bool kSameSrc>
 HWY_INLINE void GatherLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
                            const uint8_t* HWY_RESTRICT src, int64_t src_stride_bytes,
