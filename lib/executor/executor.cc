@@ -705,6 +705,23 @@ void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   }
 }
 
+static_assert(kMaxItemPrefetchRowItems <= static_cast<int64_t>(kChunkItems),
+              "a prefetched row is resolved in one chunk");
+
+// plan.prefetch_next_row_items: resolves the row at `ahead` (whole rows per unit) and prefetches
+// the line of each of its items into L2 (locality 1: into L1 they gained nothing).
+inline void PrefetchRowItems(const Plan& plan, const ExecArgs& args, const RowOffsets& ahead) {
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  const auto n = static_cast<uint64_t>(row.size);
+  int64_t offsets_bytes[kMaxItemPrefetchRowItems];
+  ResolveChunk(plan, args.indices + ahead.idx_off, row.idx_stride_bytes, n, offsets_bytes);
+  const uint8_t* in = args.input + ahead.in_off;
+  for (uint64_t i = 0; i < n; ++i) {
+    const int64_t item_off_bytes = static_cast<int64_t>(i) * row.in_stride_bytes;
+    __builtin_prefetch(in + item_off_bytes + offsets_bytes[i], 0, 1);
+  }
+}
+
 // The general case: an odometer over the outer loops, one kernel call per unit (row piece).
 // pf: null, or the prefetcher over RowSpans(begin, end).
 template <typename Pf>
@@ -715,8 +732,16 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
 
   Odometer rows(plan, outer_count, begin / p.pieces_per_row);
   uint64_t piece = begin % p.pieces_per_row;
+  // With prefetch_next_row_items (whole rows per unit), the row after the current one (else
+  // an odometer over no loops, which costs nothing to set up).
+  const bool prefetch_items = plan.prefetch_next_row_items && begin + 1 < end;
+  Odometer ahead(plan, prefetch_items ? outer_count : 0, prefetch_items ? begin + 1 : 0);
 
   for (uint64_t unit = begin; unit < end; ++unit) {
+    if (prefetch_items && unit + 1 < end) {
+      PrefetchRowItems(plan, args, ahead.offsets());
+      ahead.Step();
+    }
     const uint64_t first = piece * p.piece_items;
     const uint64_t count = std::min(p.piece_items, p.row_items - first);
     const int64_t first_items = static_cast<int64_t>(first);
@@ -762,6 +787,10 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
                  plan.loops[plan.loop_count - 1].in_stride_bytes == 0));
   DMLCPU_DCHECK(plan.gather_row == nullptr || plan.fused_row_gather || plan.pack_bytes != 0);
   DMLCPU_DCHECK(!plan.transpose_tiles || plan.loop_count >= 2);
+  DMLCPU_DCHECK(!plan.prefetch_next_row_items ||
+                (plan.shape == KernelShape::kElementGather && plan.loop_count >= 2 &&
+                 plan.partition.pieces_per_row == 1 && !plan.rows_share_indices &&
+                 plan.loops[plan.loop_count - 1].size <= kMaxItemPrefetchRowItems));
   DMLCPU_DCHECK(!plan.stream_prefetch ||
                 (plan.shape != KernelShape::kElementGather && !plan.transpose_tiles));
   DMLCPU_DCHECK(!plan.stream_stores ||

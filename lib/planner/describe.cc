@@ -84,6 +84,9 @@ std::string DescribePlan(const Plan& plan) {
                    "for rows sharing indices below 8 KiB the one after it)\n",
                    static_cast<unsigned long long>(plan.row_prefetch_bytes));
   }
+  if (plan.prefetch_next_row_items) {
+    s += "  prefetch: the next row's items into L2 (its indices resolved ahead)\n";
+  }
   const Partition& p = plan.partition;
   s += StrFormat(
       "  partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "

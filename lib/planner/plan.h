@@ -57,6 +57,10 @@ struct OpGeometry {
   int64_t slice_step[kMaxRank] = {};   // SLICE(1): signed input step per output step
 };
 
+// Rows of up to this many items can take Plan::prefetch_next_row_items (the executor resolves
+// them in one chunk).
+inline constexpr int64_t kMaxItemPrefetchRowItems = 256;
+
 struct Loop {
   int64_t size = 1;
   int64_t out_stride_bytes = 0;
@@ -142,6 +146,12 @@ struct Plan {
   // later row's span while gathering the current one (the next row's; two rows ahead for rows
   // sharing indices below 8 KiB); 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
+  // K4 rows of at most kMaxItemPrefetchRowItems items (whole rows per unit, not fused, not
+  // packed, not sharing indices) whose reads span more than the last-level cache: before
+  // gathering a row, the executor resolves the next row's indices and prefetches each item's
+  // line into L2, so that more of the random DRAM misses are in flight than the row's own loads
+  // keep (see ChooseFastPaths).
+  bool prefetch_next_row_items = false;
   // Software prefetch along the input stream (K0-K3 rows that read one compact span each, when
   // some input stride is negative or the rows are index-chosen blocks; see ChooseFastPaths):
   // the executor keeps prefetches a fixed distance ahead of its reads across row and block

@@ -1,7 +1,8 @@
 // The planner's fast paths, each forced by shape and checked byte for byte against the naive
 // reference (with guard bytes and output gaps), on 1, 2 and 8 threads:
 //  - transposed views (2-D transpose tiles) and other tiled strided reads,
-//  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache),
+//  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache; few rows of it with each
+//    next row's items prefetched),
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
 //  - shared-index rows (GATHER on the innermost axis),
 //  - outputs beyond the non-temporal thresholds (32 MiB; 8 MiB for element gathers; footprints
@@ -130,6 +131,56 @@ TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {
                   .OutputSizes({2, 40, 2048})
                   .Axis(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
+                  .Test(Devices()));
+}
+
+// Few output rows of GATHER_ELEMENTS along an outer axis of an input over 4 MiB: strip rows too
+// few to pack, whose items' lines the executor prefetches a row ahead (their ids resolved twice).
+TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
+  const DML_TENSOR_DATA_TYPE index_types[] = {
+      DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_DATA_TYPE_INT64,
+      DML_TENSOR_DATA_TYPE_UINT64};
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    const uint32_t cols = 4096 / width;  // 1200 rows x 4 KiB: 4.7 MiB
+    for (DML_TENSOR_DATA_TYPE index_type : index_types) {
+      for (uint32_t out_rows : {1u, 9u}) {
+        EXPECT_TRUE(GatherElementsTester()
+                        .ElementBytes(width)
+                        .InputSizes({1200, cols})
+                        .IndicesSizes({out_rows, cols})
+                        .OutputStrides({cols + 3, 1})
+                        .Axis(0)
+                        .IndexType(index_type)
+                        .Indices(IndexValues::kOutOfRange)
+                        .Seed(width * 100 + out_rows * 10 + static_cast<uint32_t>(index_type))
+                        .Test(Devices()))
+            << "width " << width << " index type " << index_type << " rows " << out_rows;
+      }
+    }
+  }
+  const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                        DML_TENSOR_DATA_TYPE_FLOAT32,
+                                        DML_TENSOR_DATA_TYPE_FLOAT64};
+  for (uint32_t slot = 0; slot < 4; ++slot) {
+    const uint32_t cols = 4096 >> slot;
+    const std::string text =
+        AxisZeroDescription(types[slot], DML_TENSOR_DATA_TYPE_INT64, 1200, cols, 9, cols + 3);
+    EXPECT_NE(text.find("prefetch: the next row's items into L2"), std::string::npos) << text;
+    // 1024 rows of 4 KiB: a span of 4 MiB at most, left to the loads alone.
+    const std::string small =
+        AxisZeroDescription(types[slot], DML_TENSOR_DATA_TYPE_INT64, 1024, cols, 9, cols + 3);
+    EXPECT_EQ(small.find("next row's items"), std::string::npos) << small;
+    EXPECT_NE(small.find("K4 element gather"), std::string::npos) << small;
+  }
+  // Rank 3 with the gathered axis in the middle, rows of several strips.
+  EXPECT_TRUE(GatherElementsTester()
+                  .ElementBytes(4)
+                  .InputSizes({2, 1200, 1024})
+                  .IndicesSizes({2, 5, 1024})
+                  .OutputSizes({2, 5, 1024})
+                  .Axis(1)
+                  .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+                  .Indices(IndexValues::kOutOfRange)
                   .Test(Devices()));
 }
 
