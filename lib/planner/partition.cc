@@ -387,7 +387,9 @@ void ChooseFastPaths(Plan* plan) {
     // only cost: called repeatedly (the touched lines stay cached), {2048,2048} fp32 11.6 ->
     // 9.3 GB/s, {4096,4096} 6.0 -> 5.0, fp16 7.1 -> 6.9; {1024,2048} fp32 (8 MiB) 7.8-8.0 ->
     // 7.3-9.7 (cold 1.7-2.2 -> 2.7-4.0); and {1024,1024} fp32 (4 MiB) 13.5 -> 10.9 repeated,
-    // cold 2.3 -> 4.7: left out, as such a tensor more likely sits in the cache.
+    // cold 2.3 -> 4.7: left out, as such a tensor more likely sits in the cache. Other short
+    // K4 rows over such spans (GATHER_ELEMENTS along the last axis with at most 256 ids per
+    // row, GATHER_ND element tuples) take the rule too, unmeasured.
     constexpr uint64_t kItemPrefetchSpanBytes = uint64_t{4} << 20;
     plan->prefetch_next_row_items = !shared && !plan->fused_row_gather && plan->pack_bytes == 0 &&
                                     row.size <= kMaxItemPrefetchRowItems &&

@@ -147,7 +147,7 @@ struct Plan {
   // sharing indices below 8 KiB); 0 = no prefetch.
   uint64_t row_prefetch_bytes = 0;
   // K4 rows of at most kMaxItemPrefetchRowItems items (whole rows per unit, not fused, not
-  // packed, not sharing indices) whose reads span more than the last-level cache: before
+  // packed, not sharing indices) whose reads span more than 4 MiB (see ChooseFastPaths): before
   // gathering a row, the executor resolves the next row's indices and prefetches each item's
   // line into L2, so that more of the random DRAM misses are in flight than the row's own loads
   // keep (see ChooseFastPaths).

@@ -143,7 +143,7 @@ TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     const uint32_t cols = 4096 / width;  // 1200 rows x 4 KiB: 4.7 MiB
     for (DML_TENSOR_DATA_TYPE index_type : index_types) {
-      for (uint32_t out_rows : {1u, 9u}) {
+      for (uint32_t out_rows : {2u, 9u}) {
         EXPECT_TRUE(GatherElementsTester()
                         .ElementBytes(width)
                         .InputSizes({1200, cols})
@@ -163,15 +163,22 @@ TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
                                         DML_TENSOR_DATA_TYPE_FLOAT64};
   for (uint32_t slot = 0; slot < 4; ++slot) {
     const uint32_t cols = 4096 >> slot;
-    const std::string text =
-        AxisZeroDescription(types[slot], DML_TENSOR_DATA_TYPE_INT64, 1200, cols, 9, cols + 3);
-    EXPECT_NE(text.find("prefetch: the next row's items into L2"), std::string::npos) << text;
-    // 1024 rows of 4 KiB: a span of 4 MiB at most, left to the loads alone.
+    for (uint32_t out_rows : {2u, 9u}) {
+      const std::string text = AxisZeroDescription(types[slot], DML_TENSOR_DATA_TYPE_INT64, 1200,
+                                                   cols, out_rows, cols + 3);
+      EXPECT_NE(text.find("prefetch: the next row's items into L2"), std::string::npos) << text;
+    }
+    // 1024 rows of 4 KiB: a span just under 4 MiB, the same unpacked strips left to the loads.
     const std::string small =
         AxisZeroDescription(types[slot], DML_TENSOR_DATA_TYPE_INT64, 1024, cols, 9, cols + 3);
     EXPECT_EQ(small.find("next row's items"), std::string::npos) << small;
+    EXPECT_EQ(small.find("packing:"), std::string::npos) << small;
     EXPECT_NE(small.find("K4 element gather"), std::string::npos) << small;
   }
+  // One output row collapses to a single loop: no next row to prefetch.
+  const std::string one_row = AxisZeroDescription(DML_TENSOR_DATA_TYPE_FLOAT32,
+                                                  DML_TENSOR_DATA_TYPE_INT64, 1200, 1024, 1, 0);
+  EXPECT_EQ(one_row.find("next row's items"), std::string::npos) << one_row;
   // Rank 3 with the gathered axis in the middle, rows of several strips.
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(4)
