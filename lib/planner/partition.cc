@@ -377,18 +377,18 @@ void ChooseFastPaths(Plan* plan) {
     // next row's whole span keeps many misses in flight. Only for forward, compact spans.
     constexpr uint64_t kMaxPrefetchBytes = 64 << 10;
     plan->row_prefetch_bytes = forward && span_bytes <= kMaxPrefetchBytes ? span_bytes : 0;
-    // Short rows of random reads over more than 4 MiB, which no span prefetch covers: each
-    // item's line is prefetched into L2 one row ahead. GATHER_ELEMENTS along axis 0 with 16
-    // output rows (strip-tiled into 64-item rows, too few to pack), int64 ids, GB/s cold, 1
-    // thread: {4096,4096} fp32 (64 MiB) 1.9 -> 3.9-4.1, fp16 1.0 -> 2.4-2.6, fp64 1.4 -> 3.4,
-    // 2 threads 1.9-3.4 -> 3.8-6.3; 128 rows 2.1 -> 3.6; {2048,2048} fp32 (16 MiB) 2.2 -> 4.0,
-    // fp16 (8 MiB) 1.3 -> 2.6. Prefetching into L1 instead gained nothing (2.0); two rows ahead
-    // measured the same, four or more less. Where the lines sit in the cache the prefetches
-    // only cost: called repeatedly (the touched lines stay cached), {2048,2048} fp32 11.6 ->
-    // 9.3 GB/s, {4096,4096} 6.0 -> 5.0, fp16 7.1 -> 6.9; {1024,2048} fp32 (8 MiB) 7.8-8.0 ->
-    // 7.3-9.7 (cold 1.7-2.2 -> 2.7-4.0); and {1024,1024} fp32 (4 MiB) 13.5 -> 10.9 repeated,
-    // cold 2.3 -> 4.7: left out, as such a tensor more likely sits in the cache. Other short
-    // K4 rows over such spans (GATHER_ELEMENTS along the last axis with at most 256 ids per
+    // Short rows of random reads over more than 4 MiB, which no span prefetch covers: each item's
+    // line is prefetched into L2 one row ahead. GATHER_ELEMENTS along axis 0 with 16 output rows
+    // (strip-tiled into 64-item rows, too few to pack), int64 ids, GB/s cold, 1 thread: {4096,4096}
+    // fp32 (64 MiB) 1.9 -> 3.9-4.1, fp16 1.0 -> 2.4-2.6, fp64 (int32 ids) 1.4 -> 3.4, 2 threads
+    // 1.9-3.4 -> 3.8-6.3; 128 rows 2.1 -> 3.6; {2048,2048} fp32 (16 MiB) 2.2 -> 4.0, fp16 (8 MiB)
+    // 1.3 -> 2.6. Prefetching into L1 instead gained nothing (2.0); two rows ahead measured the
+    // same, four or more less. Where the lines sit in the cache the prefetches only cost: called
+    // repeatedly (the touched lines stay cached), {2048,2048} fp32 11.6 -> 9.3 GB/s and fp16 7.1 ->
+    // 6.9, {4096,4096} fp32 6.0 -> 5.0 and fp16 5.8-6.3 -> 4.1-4.3; {1024,2048} fp32 (8 MiB)
+    // 7.8-8.0 -> 7.3-9.7 (cold 1.7-2.2 -> 2.7-4.0); and {1024,1024} fp32 (4 MiB) 13.5 -> 10.9
+    // repeated, cold 2.3 -> 4.7: left out, as such a tensor more likely sits in the cache. Other
+    // short K4 rows over such spans (GATHER_ELEMENTS along the last axis with at most 256 ids per
     // row, GATHER_ND element tuples) take the rule too, unmeasured.
     constexpr uint64_t kItemPrefetchSpanBytes = uint64_t{4} << 20;
     plan->prefetch_next_row_items = !shared && !plan->fused_row_gather && plan->pack_bytes == 0 &&

@@ -150,7 +150,7 @@ struct Plan {
   // packed, not sharing indices) whose reads span more than 4 MiB (see ChooseFastPaths): before
   // gathering a row, the executor resolves the next row's indices and prefetches each item's
   // line into L2, so that more of the random DRAM misses are in flight than the row's own loads
-  // keep (see ChooseFastPaths).
+  // keep.
   bool prefetch_next_row_items = false;
   // Software prefetch along the input stream (K0-K3 rows that read one compact span each, when
   // some input stride is negative or the rows are index-chosen blocks; see ChooseFastPaths):
