@@ -732,8 +732,9 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
 
   Odometer rows(plan, outer_count, begin / p.pieces_per_row);
   uint64_t piece = begin % p.pieces_per_row;
-  // With prefetch_next_row_items (whole rows per unit), the row after the current one (else
-  // an odometer over no loops, which costs nothing to set up).
+  // With prefetch_next_row_items (whole rows per unit), the row after the current one; else an
+  // odometer over no loops, which costs nothing to set up (a copy of `rows`, stepped, measured
+  // 8 ns more per Execute of a {4,16} slice, 25-27 -> 32-35 ns).
   const bool prefetch_items = plan.prefetch_next_row_items && begin + 1 < end;
   Odometer ahead(plan, prefetch_items ? outer_count : 0, prefetch_items ? begin + 1 : 0);
 
