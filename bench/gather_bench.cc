@@ -8,6 +8,7 @@
 //   TokenPruningGather                keep 256 of 1024 tokens of {64, 1024, 64} (axis 1)
 //   ChannelSelectGather               keep 512 of 1024 channels of {4096, 1024} (innermost axis)
 //   TopKGatherElementsAxis{1,0}       GATHER_ELEMENTS {4096, 4096} with random indices
+//   TopKGatherElementsAxis0FewRows    the same along axis 0 into 16 output rows (top-16 of 4096)
 //   DetectionGatherNd                 10000 (y, x) pairs into a {256, 256, 512} feature map
 //   SparseVoxelGatherNd               1,000,000 full 4-D coordinates into {64, 64, 64, 64}
 //   BatchedTokenGatherNd1             GATHER_ND1, batch dim 1: {8, 1024, 256}, 2000 ids per batch
@@ -95,18 +96,20 @@ std::unique_ptr<CaseData> MakeGatherCase(const GatherParams& p) {
   return data;
 }
 
-// GATHER_ELEMENTS on a square fp32 matrix with random INT64 indices (spec section 5.2).
-std::unique_ptr<CaseData> MakeGatherElementsCase(uint32_t side, uint32_t axis, uint64_t seed) {
+// GATHER_ELEMENTS on a square fp32 matrix into out_rows output rows (out_rows = side: square),
+// with random INT64 indices (spec section 5.2).
+std::unique_ptr<CaseData> MakeGatherElementsCase(uint32_t side, uint32_t axis, uint64_t seed,
+                                                 uint32_t out_rows) {
   auto data = std::make_unique<CaseData>();
-  const Dims sizes = {side, side};
-  const Tensor* input = data->AddTensor(kFp32, sizes);
-  const Tensor* indices = data->AddTensor(kInt64, sizes);
-  const Tensor* output = data->AddTensor(kFp32, sizes);
+  const Dims out_sizes = {out_rows, side};
+  const Tensor* input = data->AddTensor(kFp32, {side, side});
+  const Tensor* indices = data->AddTensor(kInt64, out_sizes);
+  const Tensor* output = data->AddTensor(kFp32, out_sizes);
   data->SetOperator(DML_OPERATOR_GATHER_ELEMENTS,
                     DML_GATHER_ELEMENTS_OPERATOR_DESC{input->desc(), indices->desc(),
                                                       output->desc(), axis});
   const IndexValues values = std::make_shared<const std::vector<int64_t>>(
-      RandomIndices(seed, uint64_t{side} * side, side));
+      RandomIndices(seed, uint64_t{out_rows} * side, side));
   data->AllocateBuffers(*input, values.get(), *output);
   SetGatherAccounting(data.get(), *output, 1);
   // Called once per output element by the bound computation: no allocation here.
@@ -219,9 +222,11 @@ std::vector<CaseSpec> GatherCases() {
                          GatherParams{kFp32, {4096, 1024}, {1, 512}, {4096, 512}, 1, 1, 1,
                                       [] { return RandomIndices(7, 512, 1024); }}));
   cases.push_back(CaseSpec{"TopKGatherElementsAxis1", CaseKind::kThroughput,
-                           [] { return MakeGatherElementsCase(4096, 1, 8); }});
+                           [] { return MakeGatherElementsCase(4096, 1, 8, 4096); }});
   cases.push_back(CaseSpec{"TopKGatherElementsAxis0", CaseKind::kThroughput,
-                           [] { return MakeGatherElementsCase(4096, 0, 9); }});
+                           [] { return MakeGatherElementsCase(4096, 0, 9, 4096); }});
+  cases.push_back(CaseSpec{"TopKGatherElementsAxis0FewRows", CaseKind::kThroughput,
+                           [] { return MakeGatherElementsCase(4096, 0, 12, 16); }});
   // 10000 (y, x) pairs into {256, 256, 512}: r = 3, indices {1, 10000, 2}, q = 2
   // -> output {1, 10000, 512}.
   cases.push_back(CaseSpec{"DetectionGatherNd", CaseKind::kThroughput, [] {

@@ -158,10 +158,11 @@ def take_case(name, table, ids, axis, latency=False):
     return case
 
 
-def gather_elements_case(name, side, axis, seed):
+def gather_elements_case(name, side, axis, seed, out_rows=None):
+    out_rows = side if out_rows is None else out_rows
     data = filled((side, side), np.float32)
-    indices = random_indices(seed, side * side, side).reshape(side, side)
-    out = filled((side, side), np.float32)
+    indices = random_indices(seed, out_rows * side, side).reshape(out_rows, side)
+    out = filled((out_rows, side), np.float32)
     case = Case(name, 2 * out.nbytes + indices.nbytes)
     case.numpy["take_along_axis"] = lambda: np.take_along_axis(data, indices, axis)
     if torch is not None:
@@ -240,6 +241,8 @@ CASES = [
         "TopKGatherElementsAxis1", 4096, 1, 8)),
     ("TopKGatherElementsAxis0", lambda: gather_elements_case(
         "TopKGatherElementsAxis0", 4096, 0, 9)),
+    ("TopKGatherElementsAxis0FewRows", lambda: gather_elements_case(
+        "TopKGatherElementsAxis0FewRows", 4096, 0, 12, 16)),
     ("DetectionGatherNd", lambda: gather_nd_case(
         "DetectionGatherNd", filled((256, 256, 512), np.float32),
         random_tuples(10, 10000, [256, 256]), 10000 * 512)),
