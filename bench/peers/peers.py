@@ -13,6 +13,13 @@ Timing: time.perf_counter around each call (tiny cases: around a batch of calls)
 then repetitions until --min-time seconds and at least 3 samples. The best sample is reported
 (`seconds`; the median is kept as `median_seconds`): on a shared machine the best sample is the
 least disturbed one, and dmlcpu's side is likewise the best of its repetitions.
+Cold cache (throughput cases): each variant is also timed with the caches emptied before every
+call, as dmlcpu_bench's interleaved rounds start every call (`cold_seconds`, `cold_GBps`, best
+sample, fastest variant: `cold_variant`). Python cannot flush lines, so one thread per core reads
+a buffer of twice the last-level cache, one load per line: the case's lines leave the caches and
+their dirty ones are written back before the timed call. (Reads, not writes: a large write by
+glibc bypasses the caches.) A cold NumPy copyto of 8 MiB after that runs at the speed of
+dmlcpu_bench's flushed memcpy here (40-41 GB/s both).
 Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
 for these operations, so it is measured once and reported for both thread settings.
 
@@ -22,6 +29,7 @@ A peer whose import fails is skipped with a message.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import platform
@@ -288,18 +296,83 @@ def time_call(function, min_seconds, latency):
     return min(samples), statistics.median(samples)
 
 
-def measure(case, peer, variants, threads_label, thread_count, min_seconds):
-    """Times every variant; returns the record of the fastest (with all variants' times)."""
-    times, medians = {}, {}
+def last_level_cache_bytes():
+    """The last-level cache of CPU 0 from sysfs (32 MiB where it cannot be read)."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    largest = 0
+    try:
+        for entry in os.listdir(base):
+            if not entry.startswith("index"):
+                continue
+            with open(os.path.join(base, entry, "size"), encoding="ascii") as f:
+                text = f.read().strip()
+            scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+            largest = max(largest, int(text.rstrip("KMG")) * scale)
+    except (OSError, ValueError):
+        largest = 0
+    return largest or 32 << 20
+
+
+class CacheEvictor:
+    """Empties the caches of the case's lines: every core's thread reads its own buffer of twice
+    the last-level cache, one 8-byte load per 64-byte line (NumPy releases the GIL in the sum)."""
+
+    def __init__(self):
+        threads = os.cpu_count() or 1
+        elems = 2 * last_level_cache_bytes() // 8
+        self.lines = [filled(elems, np.uint64)[::8] for _ in range(threads)]
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=threads)
+
+    def __call__(self):
+        for total in self.pool.map(np.sum, self.lines):
+            if total != len(self.lines[0]):  # the buffers hold ones: read, not skipped
+                raise RuntimeError("CacheEvictor: unexpected sum")
+
+
+def time_cold_call(function, min_seconds, evict):
+    """(best, median) seconds per call of `function`, each call after evict()."""
+    function()  # warm-up (and first touch of what it allocates)
+    samples = []
+    begin = time.perf_counter()
+    while True:
+        evict()
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+        if len(samples) >= 5 and time.perf_counter() - begin >= min_seconds:
+            break
+        if len(samples) >= 2 and samples[0] > 1.0:  # very slow calls: two samples suffice
+            break
+    return min(samples), statistics.median(samples)
+
+
+def measure(case, peer, variants, threads_label, thread_count, min_seconds, evict):
+    """Times every variant, warm and (throughput cases, evict not None) cold; returns the record
+    of the fastest warm variant, with every variant's times and the fastest cold variant."""
+    times, medians, cold_times, cold_medians = {}, {}, {}, {}
     for variant, function in variants.items():
         try:
             times[variant], medians[variant] = time_call(function, min_seconds, case.latency)
+            if evict is not None and not case.latency:
+                cold_times[variant], cold_medians[variant] = time_cold_call(
+                    function, min_seconds, evict)
         except Exception as error:  # noqa: BLE001 -- an unsupported variant is skipped
             print(f"peers.py: {case.name} {peer}.{variant} failed: {error}", file=sys.stderr)
+            times.pop(variant, None)
     if not times:
         return None
     best = min(times, key=times.get)
     seconds = times[best]
+    cold = {}
+    if cold_times:
+        cold_best = min(cold_times, key=cold_times.get)
+        cold = {
+            "cold_variant": cold_best,
+            "cold_variant_seconds": cold_times,
+            "cold_seconds": cold_times[cold_best],
+            "cold_median_seconds": cold_medians[cold_best],
+            "cold_GBps": case.moved_bytes / cold_times[cold_best] * 1e-9,
+        }
     return {
         "case": case.name,
         "threads": threads_label,
@@ -312,6 +385,7 @@ def measure(case, peer, variants, threads_label, thread_count, min_seconds):
         "moved_bytes": case.moved_bytes,
         "GBps": case.moved_bytes / seconds * 1e-9,
         "ns_per_call": seconds * 1e9,
+        **cold,
     }
 
 
@@ -322,6 +396,8 @@ def main():
     parser.add_argument("--filter", default="", help="regular expression on case names")
     parser.add_argument("--min-time", type=float, default=0.2, help="seconds per measurement")
     parser.add_argument("--peers", default="numpy,torch", help="comma-separated subset")
+    parser.add_argument("--no-cold", action="store_true",
+                        help="skip the cold-cache timings (warm calls only)")
     args = parser.parse_args()
 
     peers = set(args.peers.split(","))
@@ -335,13 +411,14 @@ def main():
     }
     print(f"peers.py: NumPy {info['numpy']}, PyTorch {info['torch']}, {all_threads} cores",
           file=sys.stderr)
+    evict = None if args.no_cold else CacheEvictor()
     results = []
     for name, build in CASES:
         if args.filter and not re.search(args.filter, name):
             continue
         case = build()
         if "numpy" in peers and case.numpy:
-            record = measure(case, "numpy", case.numpy, "1", 1, args.min_time)
+            record = measure(case, "numpy", case.numpy, "1", 1, args.min_time, evict)
             if record:
                 results.append(record)
                 results.append(dict(record, threads="all", thread_count=all_threads,
@@ -349,14 +426,17 @@ def main():
         if "torch" in peers and torch is not None and case.torch:
             for label, count in (("1", 1), ("all", all_threads)):
                 torch.set_num_threads(count)
-                record = measure(case, "torch", case.torch, label, count, args.min_time)
+                record = measure(case, "torch", case.torch, label, count, args.min_time,
+                                 evict)
                 if record:
                     results.append(record)
         for record in results[-4:]:
             if record["case"] == name:
+                cold_text = (f", cold {record['cold_GBps']:.2f} GB/s ({record['cold_variant']})"
+                             if "cold_GBps" in record else "")
                 print(f"  {name:34s} threads:{record['threads']:3s} {record['peer']:6s} "
                       f"{record['GBps']:8.2f} GB/s {record['ns_per_call']:14.0f} ns "
-                      f"({record['variant']})", file=sys.stderr)
+                      f"({record['variant']}){cold_text}", file=sys.stderr)
         del case
     with open(args.out, "w", encoding="utf-8") as out:
         json.dump({"context": info, "results": results}, out, indent=1)

@@ -9,10 +9,12 @@ PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the output'
 as fast as the faster pure copy, measured in the same run with the same threads); `memcpy ratio`
 = the same for glibc memcpy itself (what regular stores reach on a cold destination); `vs best
 peer` = dmlcpu's speed-up over the faster peer (same case, same thread setting, same byte
-accounting); `bound` (gathers) = memcpy traffic / unavoidable traffic; `read bound` = best copy
-time / time to merely read the input lines the case must read; `copy bound` (where those lines
-are no more bytes than the output) = best copy time / time to copy just those lines (a gather's
-block after block in output order) into a buffer of their size. GB/s are from fastest calls
+accounting); `vs best peer, cold` = the same between cold calls (dmlcpu's interleaved rounds,
+the peers' calls after peers.py's cache eviction); `bound` (gathers) = memcpy traffic /
+unavoidable traffic; `read bound` = best copy time / time to merely read the input lines the
+case must read; `copy bound` (where those lines are no more bytes than the output) = best copy
+time / time to copy just those lines (a gather's block after block in output order) into a
+buffer of their size. GB/s are from fastest calls
 (dmlcpu: the repetition with the fastest Execute, with that repetition's own counters; copies:
 fastest of repeated calls; peers: best sample; `ratio`: fastest calls of interleaved rounds of
 dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call is the least disturbed
@@ -99,6 +101,9 @@ def build_rows(dmlcpu, peers):
                 warnings.append(f"{case}: byte accounting differs (dmlcpu {moved_bytes:.0f}, "
                                 f"{record['peer']} {record['moved_bytes']})")
         best_peer = min(peer_records, key=lambda r: r["seconds"]) if peer_records else None
+        cold_records = [r for r in peer_records if "cold_seconds" in r]
+        best_cold_peer = (min(cold_records, key=lambda r: r["cold_seconds"]) if cold_records
+                          else None)
         row = {
             "case": case,
             "threads": threads,
@@ -118,6 +123,12 @@ def build_rows(dmlcpu, peers):
             il_nt = d.get("interleaved_nt_GBps")
             memcpy_ratio = (il_memcpy / max(il_memcpy, il_nt)
                             if il_memcpy and il_nt else None)
+            # Cold against cold: dmlcpu's fastest call of the interleaved rounds (flushed
+            # caches) against the peer's fastest call after its cache eviction, same bytes.
+            il_op = d.get("interleaved_GBps")
+            row["best_cold_peer"] = best_cold_peer
+            row["cold_speedup"] = (il_op / best_cold_peer["cold_GBps"]
+                                   if il_op and best_cold_peer else None)
             row.update(dmlcpu_GBps=d["dmlcpu_GBps"], mean_GBps=d.get("mean_GBps"),
                        memcpy_ratio=memcpy_ratio, memcpy_GBps=d.get("memcpy_GBps"),
                        nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"),
@@ -137,7 +148,7 @@ def peer_ns(record):
 def throughput_table(rows):
     header = ["case", "threads", "dmlcpu GB/s", "(mean)", "memcpy GB/s", "NT copy GB/s",
               "PyTorch GB/s", "NumPy GB/s", "ratio to copy", "memcpy ratio", "vs best peer",
-              "bound", "read bound", "copy bound"]
+              "vs best peer, cold", "bound", "read bound", "copy bound"]
     body = []
     for r in rows:
         body.append([r["case"], r["threads"], fmt(r["dmlcpu_GBps"]), fmt(r["mean_GBps"]),
@@ -145,6 +156,7 @@ def throughput_table(rows):
                      fmt(r["nt_GBps"]), fmt(peer_gbps(r["torch"])), fmt(peer_gbps(r["numpy"])),
                      fmt(r["ratio"], 3), fmt(r["memcpy_ratio"], 3),
                      (fmt(r["speedup"]) + "x") if r["speedup"] else "-",
+                     (fmt(r["cold_speedup"]) + "x") if r["cold_speedup"] else "-",
                      fmt(r["bound"], 3) if r["bound"] else "-",
                      fmt(r["read_bound"], 3) if r["read_bound"] else "-",
                      fmt(r["copy_bound"], 3) if r["copy_bound"] else "-"])
@@ -194,6 +206,13 @@ def slower_than_peer(throughput, latency):
                 detail = f"dmlcpu {r['dmlcpu_GBps']:.2f} GB/s vs {p['peer']} {p['GBps']:.2f} GB/s"
             lines.append(f"{r['case']}/threads:{r['threads']}: {detail} ({p['variant']}), "
                          f"dmlcpu at {r['speedup']:.2f}x")
+    for r in throughput:
+        if r["cold_speedup"] is not None and r["cold_speedup"] < 1.0:
+            p = r["best_cold_peer"]
+            dmlcpu_cold_gbps = r["cold_speedup"] * p["cold_GBps"]
+            lines.append(f"{r['case']}/threads:{r['threads']}, cold: dmlcpu "
+                         f"{dmlcpu_cold_gbps:.2f} GB/s vs {p['peer']} {p['cold_GBps']:.2f} GB/s "
+                         f"({p['cold_variant']}), dmlcpu at {r['cold_speedup']:.2f}x")
     return lines
 
 
@@ -309,7 +328,12 @@ def main():
         "every line it must first read. Operators that write their output with regular stores "
         "(outputs that fit the last-level cache; see the README's store policy) are held near it "
         "even where `bound` says 1.",
-        "- `vs best peer` = the faster peer's time / dmlcpu's time (>1: dmlcpu is faster).",
+        "- `vs best peer` = the faster peer's time / dmlcpu's time (>1: dmlcpu is faster), "
+        "fastest calls of repeated calls on both sides (warm where the case fits the cache). "
+        "`vs best peer, cold` = the same with a cold cache on both sides: dmlcpu's fastest call "
+        "of the interleaved rounds against the peer's fastest call after `peers.py` has evicted "
+        "the caches (one thread per core reads twice the last-level cache; Python cannot "
+        "flush lines).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "
         "input lines touched + indices): roughly the best `ratio` a gather can reach.",
         "- `read bound` = time of the faster copy / time to merely read the input lines the "
