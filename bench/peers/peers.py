@@ -16,10 +16,12 @@ least disturbed one, and dmlcpu's side is likewise the best of its repetitions.
 Cold cache (throughput cases): each variant is also timed with the caches emptied before every
 call, as dmlcpu_bench's interleaved rounds start every call (`cold_seconds`, `cold_GBps`, best
 sample, fastest variant: `cold_variant`). Python cannot flush lines, so one thread per core reads
-a buffer of twice the last-level cache, one load per line: the case's lines leave the caches and
-their dirty ones are written back before the timed call. (Reads, not writes: a large write by
-glibc bypasses the caches.) A cold NumPy copyto of 8 MiB after that runs at the speed of
-dmlcpu_bench's flushed memcpy here (40-41 GB/s both).
+a buffer of 1.5x the last-level cache three times, one load per line (CacheEvictor): the case's
+lines leave the caches and their dirty ones are written back before the timed call. (Reads, not
+writes: a large write by glibc bypasses the caches.) Measured here, a memcpy of 4-8 MiB ran at
+40.8-40.9 GB/s after that sweep (in C; NumPy's copyto 38-40.5) and at 42.5-43.2 after a clflush
+of its buffers, as dmlcpu_bench's rounds do: the eviction leaves the peers' cold calls about 5%
+slower than a flush would.
 Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
 for these operations, so it is measured once and reported for both thread settings.
 
@@ -314,18 +316,29 @@ def last_level_cache_bytes():
 
 
 class CacheEvictor:
-    """Empties the caches of the case's lines: every core's thread reads its own buffer of twice
-    the last-level cache, one 8-byte load per 64-byte line (NumPy releases the GIL in the sum)."""
+    """Empties the caches of the case's lines: every core's thread reads its own buffer of 1.5x
+    the last-level cache three times over, one 8-byte load per 64-byte line (NumPy releases the
+    GIL in these strided sums: two threads ran them 1.75x as fast as one).
+
+    One pass is not enough here: the last-level cache keeps lines that were hit before against
+    a scan of lines read once. After 50-100 warm calls, a cold memcpy of 2-4 MiB ran at 46-69
+    GB/s after one pass over twice the cache per core, and at 41-42 GB/s (as after clflush)
+    after three passes over 1.5x."""
+
+    kPasses = 3
 
     def __init__(self):
         threads = os.cpu_count() or 1
-        elems = 2 * last_level_cache_bytes() // 8
+        elems = 3 * last_level_cache_bytes() // 2 // 8
         self.lines = [filled(elems, np.uint64)[::8] for _ in range(threads)]
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=threads)
 
+    def _sweep(self, lines):
+        return sum(int(np.sum(lines)) for _ in range(self.kPasses))
+
     def __call__(self):
-        for total in self.pool.map(np.sum, self.lines):
-            if total != len(self.lines[0]):  # the buffers hold ones: read, not skipped
+        for total in self.pool.map(self._sweep, self.lines):
+            if total != self.kPasses * len(self.lines[0]):  # ones: read, not skipped
                 raise RuntimeError("CacheEvictor: unexpected sum")
 
 
