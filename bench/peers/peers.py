@@ -15,13 +15,14 @@ then repetitions until --min-time seconds and at least 3 samples. The best sampl
 least disturbed one, and dmlcpu's side is likewise the best of its repetitions.
 Cold cache (throughput cases): each variant is also timed with the caches emptied before every
 call, as dmlcpu_bench's interleaved rounds start every call (`cold_seconds`, `cold_GBps`, best
-sample, fastest variant: `cold_variant`). Python cannot flush lines, so one thread per core reads
-a buffer of 1.5x the last-level cache three times, one load per line (CacheEvictor): the case's
-lines leave the caches and their dirty ones are written back before the timed call. (Reads, not
-writes: a large write by glibc bypasses the caches.) Measured here, a memcpy of 4-8 MiB ran at
-40.8-40.9 GB/s after that sweep (in C; NumPy's copyto 38-40.5) and at 42.5-43.2 after a clflush
-of its buffers, as dmlcpu_bench's rounds do: the eviction leaves the peers' cold calls about 5%
-slower than a flush would.
+sample, fastest variant: `cold_variant`; at least 5 samples, the eviction counted in the time
+budget). Python cannot flush lines, so one thread per CPU reads three times the last-level cache
+between them, three times over, one load per line (CacheEvictor): the case's lines leave the
+caches and their dirty ones are written back before the timed call. (Reads, not writes: a large
+write by glibc bypasses the caches.) Measured here, a memcpy of 4-8 MiB ran at 40.8-40.9 GB/s
+after that sweep (in C; NumPy's copyto 38-40.5) and at 42.5-43.2 after a clflush of its
+buffers, as dmlcpu_bench's rounds do: the eviction leaves the peers' cold calls about 5% slower
+than a flush would, so a comparison of cold calls favours dmlcpu by about that much.
 Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
 for these operations, so it is measured once and reported for both thread settings.
 
@@ -299,46 +300,54 @@ def time_call(function, min_seconds, latency):
 
 
 def last_level_cache_bytes():
-    """The last-level cache of CPU 0 from sysfs (32 MiB where it cannot be read)."""
+    """The largest cache of CPU 0 in sysfs (32 MiB where none can be read)."""
     base = "/sys/devices/system/cpu/cpu0/cache"
     largest = 0
     try:
-        for entry in os.listdir(base):
-            if not entry.startswith("index"):
-                continue
+        entries = os.listdir(base)
+    except OSError:
+        entries = []
+    for entry in entries:
+        if not entry.startswith("index"):
+            continue
+        try:
             with open(os.path.join(base, entry, "size"), encoding="ascii") as f:
                 text = f.read().strip()
             scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
             largest = max(largest, int(text.rstrip("KMG")) * scale)
-    except (OSError, ValueError):
-        largest = 0
+        except (OSError, ValueError):
+            continue  # an entry without a readable size
     return largest or 32 << 20
 
 
 class CacheEvictor:
-    """Empties the caches of the case's lines: every core's thread reads its own buffer of 1.5x
-    the last-level cache three times over, one 8-byte load per 64-byte line (NumPy releases the
-    GIL in these strided sums: two threads ran them 1.75x as fast as one).
+    """Empties the caches of the case's lines: one thread pinned to each CPU this process may
+    use reads its own buffer three times over, one 8-byte load per 64-byte line; the buffers
+    add up to three times the last-level cache (on 2 CPUs, 1.5x it each), at least 4 MiB each.
+    NumPy releases the GIL in these strided sums: two threads ran them 1.75x as fast as one.
 
     One pass is not enough here: the last-level cache keeps lines that were hit before against
     a scan of lines read once. After 50-100 warm calls, a cold memcpy of 2-4 MiB ran at 46-69
-    GB/s after one pass over twice the cache per core, and at 41-42 GB/s (as after clflush)
-    after three passes over 1.5x."""
+    GB/s after one pass over twice the cache per CPU, and at 41-42 GB/s after three passes over
+    1.5x (42-43 after a clflush of its buffers)."""
 
     kPasses = 3
 
     def __init__(self):
-        threads = os.cpu_count() or 1
-        elems = 3 * last_level_cache_bytes() // 2 // 8
-        self.lines = [filled(elems, np.uint64)[::8] for _ in range(threads)]
-        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=threads)
+        self.cpus = sorted(os.sched_getaffinity(0))
+        total_bytes = 3 * last_level_cache_bytes()
+        elems = max(4 << 20, total_bytes // len(self.cpus)) // 8
+        self.lines = [filled(elems, np.uint64)[::8] for _ in self.cpus]
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=len(self.cpus))
 
-    def _sweep(self, lines):
-        return sum(int(np.sum(lines)) for _ in range(self.kPasses))
+    def _sweep(self, k):
+        os.sched_setaffinity(0, {self.cpus[k]})  # this worker thread only (Linux)
+        return sum(int(np.sum(self.lines[k])) for _ in range(self.kPasses))
 
     def __call__(self):
-        for total in self.pool.map(self._sweep, self.lines):
-            if total != self.kPasses * len(self.lines[0]):  # ones: read, not skipped
+        expected = self.kPasses * len(self.lines[0])
+        for total in self.pool.map(self._sweep, range(len(self.cpus))):
+            if total != expected:  # the buffers hold ones: read, not skipped
                 raise RuntimeError("CacheEvictor: unexpected sum")
 
 
@@ -366,12 +375,17 @@ def measure(case, peer, variants, threads_label, thread_count, min_seconds, evic
     for variant, function in variants.items():
         try:
             times[variant], medians[variant] = time_call(function, min_seconds, case.latency)
-            if evict is not None and not case.latency:
-                cold_times[variant], cold_medians[variant] = time_cold_call(
-                    function, min_seconds, evict)
         except Exception as error:  # noqa: BLE001 -- an unsupported variant is skipped
             print(f"peers.py: {case.name} {peer}.{variant} failed: {error}", file=sys.stderr)
-            times.pop(variant, None)
+            continue
+        if evict is None or case.latency:
+            continue
+        try:
+            cold_times[variant], cold_medians[variant] = time_cold_call(
+                function, min_seconds, evict)
+        except Exception as error:  # noqa: BLE001 -- the warm figures stand without it
+            print(f"peers.py: {case.name} {peer}.{variant} cold timing failed: {error}",
+                  file=sys.stderr)
     if not times:
         return None
     best = min(times, key=times.get)

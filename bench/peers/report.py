@@ -332,9 +332,10 @@ def main():
         "fastest calls of repeated calls on both sides (warm where the case fits the cache). "
         "`vs best peer, cold` = the same with a cold cache on both sides: dmlcpu's fastest call "
         "of the interleaved rounds against the peer's fastest call after `peers.py` has evicted "
-        "the caches (one thread per core reads 1.5x the last-level cache three times; Python "
-        "cannot flush lines; calls after it measured about 5% slower than after a flush, so "
-        "0.95-1.0x is parity).",
+        "the caches (one thread pinned to each CPU reads its share of three times the "
+        "last-level cache, three times over; Python cannot flush lines; calls after it "
+        "measured about 5% slower than after a flush, so "
+        "this column favours dmlcpu by about 5%: up to about 1.05x is parity).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "
         "input lines touched + indices): roughly the best `ratio` a gather can reach.",
         "- `read bound` = time of the faster copy / time to merely read the input lines the "
