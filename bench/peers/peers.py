@@ -273,9 +273,10 @@ CASES = [
 # Timing.
 
 
-def time_call(function, min_seconds, latency):
-    """(best, median) seconds per call of `function`."""
-    function()  # warm-up
+def time_call(function, min_seconds, latency, evict=None):
+    """(best, median) seconds per call of `function`; with `evict`, each call after evict()
+    (a cold cache: at least 5 samples, the evictions counted in the time budget)."""
+    function()  # warm-up (and first touch of what it allocates)
     batch = 1
     if latency:  # batch tiny calls so perf_counter's own cost does not dominate
         start = time.perf_counter()
@@ -284,15 +285,18 @@ def time_call(function, min_seconds, latency):
             function()
             calls += 1
         batch = max(1, calls // 10)
+    min_samples = 3 if evict is None else 5
     samples = []
     begin = time.perf_counter()
     while True:
+        if evict is not None:
+            evict()
         start = time.perf_counter()
         for _ in range(batch):
             function()
         samples.append((time.perf_counter() - start) / batch)
         elapsed = time.perf_counter() - begin
-        if len(samples) >= 3 and elapsed >= min_seconds:
+        if len(samples) >= min_samples and elapsed >= min_seconds:
             break
         if len(samples) >= 2 and samples[0] > 1.0:  # very slow calls: two samples suffice
             break
@@ -351,23 +355,6 @@ class CacheEvictor:
                 raise RuntimeError("CacheEvictor: unexpected sum")
 
 
-def time_cold_call(function, min_seconds, evict):
-    """(best, median) seconds per call of `function`, each call after evict()."""
-    function()  # warm-up (and first touch of what it allocates)
-    samples = []
-    begin = time.perf_counter()
-    while True:
-        evict()
-        start = time.perf_counter()
-        function()
-        samples.append(time.perf_counter() - start)
-        if len(samples) >= 5 and time.perf_counter() - begin >= min_seconds:
-            break
-        if len(samples) >= 2 and samples[0] > 1.0:  # very slow calls: two samples suffice
-            break
-    return min(samples), statistics.median(samples)
-
-
 def measure(case, peer, variants, threads_label, thread_count, min_seconds, evict):
     """Times every variant, warm and (throughput cases, evict not None) cold; returns the record
     of the fastest warm variant, with every variant's times and the fastest cold variant."""
@@ -381,8 +368,8 @@ def measure(case, peer, variants, threads_label, thread_count, min_seconds, evic
         if evict is None or case.latency:
             continue
         try:
-            cold_times[variant], cold_medians[variant] = time_cold_call(
-                function, min_seconds, evict)
+            cold_times[variant], cold_medians[variant] = time_call(
+                function, min_seconds, False, evict)
         except Exception as error:  # noqa: BLE001 -- the warm figures stand without it
             print(f"peers.py: {case.name} {peer}.{variant} cold timing failed: {error}",
                   file=sys.stderr)

@@ -55,6 +55,20 @@ std::string AxisZeroDescription(DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE 
   return DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
 }
 
+// GATHER_ELEMENTS of fp32 along the middle axis of a {2, axis_size, cols} input into
+// {2, out_rows, cols}, with ids of `index_type`: the odometer carries across the outer loop.
+GatherElementsTester MiddleAxisTester(uint32_t axis_size, uint32_t out_rows, uint32_t cols,
+                                      DML_TENSOR_DATA_TYPE index_type) {
+  GatherElementsTester tester;
+  tester.ElementBytes(4)
+      .InputSizes({2, axis_size, cols})
+      .IndicesSizes({2, out_rows, cols})
+      .OutputSizes({2, out_rows, cols})
+      .Axis(1)
+      .IndexType(index_type);
+  return tester;
+}
+
 // A rows x cols window read from a cols x rows buffer through transposed strides.
 TEST(TransposedViewTest, EveryWidthAndTileShape) {
   const std::vector<std::vector<uint32_t>> shapes = {
@@ -124,14 +138,7 @@ TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {
     }
   }
   // Rank 3 with the gathered axis in the middle.
-  EXPECT_TRUE(GatherElementsTester()
-                  .ElementBytes(4)
-                  .InputSizes({2, 512, 2048})
-                  .IndicesSizes({2, 40, 2048})
-                  .OutputSizes({2, 40, 2048})
-                  .Axis(1)
-                  .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
-                  .Test(Devices()));
+  EXPECT_TRUE(MiddleAxisTester(512, 40, 2048, DML_TENSOR_DATA_TYPE_UINT64).Test(Devices()));
 }
 
 // Few output rows of GATHER_ELEMENTS along an outer axis of an input over 4 MiB: strip rows too
@@ -180,13 +187,7 @@ TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
                                                   DML_TENSOR_DATA_TYPE_INT64, 1200, 1024, 1, 0);
   EXPECT_EQ(one_row.find("next row's items"), std::string::npos) << one_row;
   // Rank 3 with the gathered axis in the middle, rows of several strips.
-  EXPECT_TRUE(GatherElementsTester()
-                  .ElementBytes(4)
-                  .InputSizes({2, 1200, 1024})
-                  .IndicesSizes({2, 5, 1024})
-                  .OutputSizes({2, 5, 1024})
-                  .Axis(1)
-                  .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+  EXPECT_TRUE(MiddleAxisTester(1200, 5, 1024, DML_TENSOR_DATA_TYPE_INT64)
                   .Indices(IndexValues::kOutOfRange)
                   .Test(Devices()));
 }
