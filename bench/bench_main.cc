@@ -5,6 +5,7 @@
 //   dmlcpu_bench --benchmark_out=results.json --benchmark_out_format=json
 //   dmlcpu_bench --benchmark_filter='Embedding.*'
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,20 @@ bool HasFlag(int argc, char** argv, const char* flag) {
   return false;
 }
 
+// The processor's name as /proc/cpuinfo gives it ("model name"), or "unknown": results of
+// different machines are told apart by it (Google Benchmark records cores, clock and caches).
+std::string CpuModel() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const size_t first = line.find_first_not_of(" \t", colon + 1);
+    return first == std::string::npos ? "unknown" : line.substr(first);
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -33,7 +48,7 @@ int main(int argc, char** argv) {
 
   dmlcpu_bench::RegisterSliceBenchmarks();
   dmlcpu_bench::RegisterGatherBenchmarks();
-  benchmark::AddCustomContext("llc_bytes", std::to_string(dmlcpu_bench::kLastLevelCacheBytes));
+  benchmark::AddCustomContext("cpu_model", CpuModel());
   benchmark::Initialize(&arg_count, args.data());
   if (benchmark::ReportUnrecognizedArguments(arg_count, args.data())) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -59,9 +59,6 @@
 
 namespace dmlcpu_bench {
 
-// Last-level cache of the reference machine; buffers well beyond it are cold on every repetition.
-inline constexpr uint64_t kLastLevelCacheBytes = 32ull << 20;
-
 // SplitMix64 as a counter-based generator: the i-th draw (0-based) of the stream `seed`.
 // bench/peers/peers.py computes the same numbers with NumPy, so both sides see identical indices.
 inline uint64_t SplitMix64(uint64_t seed, uint64_t i) {

@@ -272,6 +272,32 @@ def write_chart(throughput, path, title):
     plt.close(figure)
 
 
+def format_bytes(size):
+    """1048576 -> '1 MiB', 49152 -> '48 KiB' (whole units where they divide evenly)."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift} {unit}"
+    return f"{size / (1 << 20):.1f} MiB" if size >= 1 << 20 else f"{size} B"
+
+
+def last_level_cache(caches):
+    """The highest-level data or unified cache of Google Benchmark's context, or None."""
+    usable = [c for c in caches if c.get("type") in ("Data", "Unified") and c.get("size")]
+    return max(usable, key=lambda c: c.get("level", 0)) if usable else None
+
+
+def cache_text(caches):
+    """'L2 2 MiB per core, L3 480 MiB shared by 2' from Google Benchmark's context caches."""
+    parts = []
+    for c in sorted(caches, key=lambda c: c.get("level", 0)):
+        if c.get("type") not in ("Data", "Unified") or not c.get("size") or c.get("level", 0) < 2:
+            continue
+        sharing = c.get("num_sharing", 0)
+        whom = "per core" if sharing <= 1 else f"shared by {sharing}"
+        parts.append(f"L{c['level']} {format_bytes(c['size'])} {whom}")
+    return ", ".join(parts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -290,8 +316,10 @@ def main():
               ("Compile latency", compile_table(compile_rows))]
     slower = slower_than_peer(throughput, latency)
 
-    machine = (f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz, "
-               f"{context.get('host_name', '')}").strip(", ")
+    machine = ", ".join(part for part in (
+        context.get("cpu_model", ""),
+        f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz",
+        cache_text(context.get("caches", [])), context.get("host_name", "")) if part)
     versions = (f"NumPy {peer_context.get('numpy', 'n/a')}, "
                 f"PyTorch {peer_context.get('torch') or 'n/a'}")
     for title, (header, body) in tables:
@@ -305,6 +333,8 @@ def main():
     for line in warnings:
         print("warning: " + line, file=sys.stderr)
 
+    llc = last_level_cache(context.get("caches", []))
+    llc_text = f"{format_bytes(llc['size'])} here" if llc else "its size was not recorded"
     load_text = ", ".join(f"{x:.2f}" for x in context.get("load_avg", [])) or "n/a"
     date = context.get("date", datetime.datetime.now().isoformat(timespec="seconds"))
     markdown = [
@@ -355,8 +385,8 @@ def main():
         "dmlcpu's fastest Execute of its timed loop (best repetition), each copy called alone, "
         "the peers' best sample -- because the machine is shared and the fastest call is the "
         "least disturbed one. `(mean)` is dmlcpu's mean over the iterations of that repetition "
-        "(Google Benchmark's own figure). Where the working set fits in the 32 MiB last-level "
-        "cache, repeated calls run warm while the interleaved rounds start cold, "
+        "(Google Benchmark's own figure). Where the working set fits in the last-level cache "
+        f"({llc_text}), repeated calls run warm while the interleaved rounds start cold, "
         "so `ratio` can differ from the GB/s columns' quotient (the rounds' own figures are in "
         "the JSON: `interleaved_*GBps`). Tiny operators: mean ns per call (peers: best batch "
         "mean).",
