@@ -19,10 +19,11 @@ sample, fastest variant: `cold_variant`; at least 5 samples, the eviction counte
 budget). Python cannot flush lines, so one thread per CPU reads three times the last-level cache
 between them, three times over, one load per line (CacheEvictor): the case's lines leave the
 caches and their dirty ones are written back before the timed call. (Reads, not writes: a large
-write by glibc bypasses the caches.) Measured here, a memcpy of 4-8 MiB ran at 40.8-40.9 GB/s
-after that sweep (in C; NumPy's copyto 38-40.5) and at 42.5-43.2 after a clflush of its
-buffers, as dmlcpu_bench's rounds do: the eviction leaves the peers' cold calls about 5% slower
-than a flush would, so a comparison of cold calls favours dmlcpu by about that much.
+write by glibc bypasses the caches.) Measured on the AMD Zen 4 machine (32 MiB last-level
+cache), a memcpy of 4-8 MiB ran at 40.8-40.9 GB/s after that sweep (in C; NumPy's copyto
+38-40.5) and at 42.5-43.2 after a clflush of its buffers, as dmlcpu_bench's rounds do: the
+eviction leaves the peers' cold calls about 5% slower than a flush would, so a comparison of
+cold calls favours dmlcpu by about that much.
 Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
 for these operations, so it is measured once and reported for both thread settings.
 
@@ -330,10 +331,10 @@ class CacheEvictor:
     add up to three times the last-level cache (on 2 CPUs, 1.5x it each), at least 4 MiB each.
     NumPy releases the GIL in these strided sums: two threads ran them 1.75x as fast as one.
 
-    One pass is not enough here: the last-level cache keeps lines that were hit before against
-    a scan of lines read once. After 50-100 warm calls, a cold memcpy of 2-4 MiB ran at 46-69
-    GB/s after one pass over twice the cache per CPU, and at 41-42 GB/s after three passes over
-    1.5x (42-43 after a clflush of its buffers)."""
+    One pass is not enough on the Zen 4 machine: its last-level cache keeps lines that were hit
+    before against a scan of lines read once. After 50-100 warm calls, a cold memcpy of 2-4 MiB
+    ran at 46-69 GB/s after one pass over twice the cache per CPU, and at 41-42 GB/s after three
+    passes over 1.5x (42-43 after a clflush of its buffers)."""
 
     kPasses = 3
 
