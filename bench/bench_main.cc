@@ -23,8 +23,9 @@ bool HasFlag(int argc, char** argv, const char* flag) {
   return false;
 }
 
-// The processor's name as /proc/cpuinfo gives it ("model name"), or "unknown": results of
-// different machines are told apart by it (Google Benchmark records cores, clock and caches).
+// The processor's name as /proc/cpuinfo gives it ("model name"), or "" where it gives none:
+// results of different machines are told apart by it (Google Benchmark records cores, clock and
+// caches).
 std::string CpuModel() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   for (std::string line; std::getline(cpuinfo, line);) {
@@ -32,9 +33,9 @@ std::string CpuModel() {
     const size_t colon = line.find(':');
     if (colon == std::string::npos) break;
     const size_t first = line.find_first_not_of(" \t", colon + 1);
-    return first == std::string::npos ? "unknown" : line.substr(first);
+    return first == std::string::npos ? "" : line.substr(first);
   }
-  return "unknown";
+  return "";
 }
 
 }  // namespace
@@ -48,7 +49,8 @@ int main(int argc, char** argv) {
 
   dmlcpu_bench::RegisterSliceBenchmarks();
   dmlcpu_bench::RegisterGatherBenchmarks();
-  benchmark::AddCustomContext("cpu_model", CpuModel());
+  const std::string cpu_model = CpuModel();
+  if (!cpu_model.empty()) benchmark::AddCustomContext("cpu_model", cpu_model);
   benchmark::Initialize(&arg_count, args.data());
   if (benchmark::ReportUnrecognizedArguments(arg_count, args.data())) return 1;
   benchmark::RunSpecifiedBenchmarks();

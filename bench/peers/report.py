@@ -287,13 +287,13 @@ def last_level_cache(caches):
 
 
 def cache_text(caches):
-    """'L2 2 MiB per core, L3 480 MiB shared by 2' from Google Benchmark's context caches."""
+    """'L2 2 MiB per CPU, L3 480 MiB shared by 2 CPUs' from Google Benchmark's context caches."""
     parts = []
     for c in sorted(caches, key=lambda c: c.get("level", 0)):
         if c.get("type") not in ("Data", "Unified") or not c.get("size") or c.get("level", 0) < 2:
             continue
         sharing = c.get("num_sharing", 0)
-        whom = "per core" if sharing <= 1 else f"shared by {sharing}"
+        whom = "per CPU" if sharing <= 1 else f"shared by {sharing} CPUs"
         parts.append(f"L{c['level']} {format_bytes(c['size'])} {whom}")
     return ", ".join(parts)
 
@@ -334,7 +334,8 @@ def main():
         print("warning: " + line, file=sys.stderr)
 
     llc = last_level_cache(context.get("caches", []))
-    llc_text = f"{format_bytes(llc['size'])} here" if llc else "its size was not recorded"
+    llc_text = (f"{format_bytes(llc['size'])} reported here" if llc
+                else "its size was not recorded")
     load_text = ", ".join(f"{x:.2f}" for x in context.get("load_avg", [])) or "n/a"
     date = context.get("date", datetime.datetime.now().isoformat(timespec="seconds"))
     markdown = [
@@ -363,8 +364,8 @@ def main():
         "of the interleaved rounds against the peer's fastest call after `peers.py` has evicted "
         "the caches (one thread pinned to each CPU reads its share of three times the "
         "last-level cache, three times over; Python cannot flush lines; calls after it "
-        "measured about 5% slower than after a flush, so "
-        "this column favours dmlcpu by about 5%: up to about 1.05x is parity).",
+        "measured 2-5% slower than after a flush (about 5% on the AMD Zen 4 machine, 2-3% on "
+        "the Intel Xeon one; README), so this column favours dmlcpu by that much).",
         "- `bound` (gathers) = memcpy traffic / unavoidable traffic (output + distinct 64-byte "
         "input lines touched + indices): roughly the best `ratio` a gather can reach.",
         "- `read bound` = time of the faster copy / time to merely read the input lines the "
@@ -386,7 +387,8 @@ def main():
         "the peers' best sample -- because the machine is shared and the fastest call is the "
         "least disturbed one. `(mean)` is dmlcpu's mean over the iterations of that repetition "
         "(Google Benchmark's own figure). Where the working set fits in the last-level cache "
-        f"({llc_text}), repeated calls run warm while the interleaved rounds start cold, "
+        f"({llc_text}; one tenant of a shared cache may get far less), repeated calls run warm "
+        "while the interleaved rounds start cold, "
         "so `ratio` can differ from the GB/s columns' quotient (the rounds' own figures are in "
         "the JSON: `interleaved_*GBps`). Tiny operators: mean ns per call (peers: best batch "
         "mean).",
