@@ -72,10 +72,8 @@ def main():
         text = " / ".join(texts)
         return "" if text == "- / -" else text
 
-    models = sorted({context.get("cpu_model", "") for _, _, context in runs} - {""})
-    caches = sorted({report.cache_text(context.get("caches", [])) for _, _, context in runs} -
-                    {""})
-    print("; ".join([f"{len(runs)} run(s)"] + models + caches + ["one thread / all threads"]))
+    machines = sorted({report.machine_text(context) for _, _, context in runs})
+    print("; ".join([f"{len(runs)} run(s)"] + machines + ["one thread / all threads"]))
     print()
     header = ["case", "ratio to best copy (cold)", "read bound", "copy bound",
               "vs best of PyTorch, NumPy", "the same, both cold"]

@@ -280,22 +280,36 @@ def format_bytes(size):
     return f"{size / (1 << 20):.1f} MiB" if size >= 1 << 20 else f"{size} B"
 
 
+def data_caches(caches):
+    """The data and unified caches of Google Benchmark's context list whose size it knows."""
+    return [c for c in caches if c.get("type") in ("Data", "Unified") and c.get("size")]
+
+
 def last_level_cache(caches):
     """The highest-level data or unified cache of Google Benchmark's context, or None."""
-    usable = [c for c in caches if c.get("type") in ("Data", "Unified") and c.get("size")]
+    usable = data_caches(caches)
     return max(usable, key=lambda c: c.get("level", 0)) if usable else None
 
 
 def cache_text(caches):
     """'L2 2 MiB per CPU, L3 480 MiB shared by 2 CPUs' from Google Benchmark's context caches."""
     parts = []
-    for c in sorted(caches, key=lambda c: c.get("level", 0)):
-        if c.get("type") not in ("Data", "Unified") or not c.get("size") or c.get("level", 0) < 2:
+    for c in sorted(data_caches(caches), key=lambda c: c.get("level", 0)):
+        if c.get("level", 0) < 2:
             continue
         sharing = c.get("num_sharing", 0)
         whom = "per CPU" if sharing <= 1 else f"shared by {sharing} CPUs"
         parts.append(f"L{c['level']} {format_bytes(c['size'])} {whom}")
     return ", ".join(parts)
+
+
+def machine_text(context):
+    """'<CPU model>, 2 CPUs @ 2600 MHz, L2 ..., L3 ..., <host>' from dmlcpu_bench's context
+    (parts it lacks are left out)."""
+    return ", ".join(part for part in (
+        context.get("cpu_model", ""),
+        f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz",
+        cache_text(context.get("caches", [])), context.get("host_name", "")) if part)
 
 
 def main():
@@ -316,10 +330,7 @@ def main():
               ("Compile latency", compile_table(compile_rows))]
     slower = slower_than_peer(throughput, latency)
 
-    machine = ", ".join(part for part in (
-        context.get("cpu_model", ""),
-        f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz",
-        cache_text(context.get("caches", [])), context.get("host_name", "")) if part)
+    machine = machine_text(context)
     versions = (f"NumPy {peer_context.get('numpy', 'n/a')}, "
                 f"PyTorch {peer_context.get('torch') or 'n/a'}")
     for title, (header, body) in tables:
