@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// The machine-tuned constants of dmlcpu, in one place. Each says what it trades; the
+// measurements behind today's values (machine, commit, command) are in docs/performance.md.
+// The planner takes a Tuning by argument; the executor and the kernels read kDefaultTuning at
+// compile time (their values size stack buffers and unrolled loops). Plain C++, no dependencies.
+#ifndef DMLCPU_CORE_TUNING_H_
+#define DMLCPU_CORE_TUNING_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace dmlcpu {
+namespace internal {
+
+struct Tuning {
+  // ---- Store policy (planner; measured on a 2-core Zen 4 VM with a 32 MiB L3) ----
+  // Outputs of at least this size use non-temporal stores: they cannot stay in the last-level
+  // cache anyway; smaller ones keep regular stores, which win on repeated calls.
+  uint64_t stream_threshold_bytes = uint64_t{32} << 20;
+  // Element gathers stream from a quarter of that: they write far below the non-temporal
+  // ceiling even warm, so a cold destination's read-for-ownership is pure loss.
+  uint64_t element_stream_bytes = uint64_t{8} << 20;
+  // ...but only rows of at least this many bytes (shorter staged rows stream few whole lines).
+  uint64_t min_element_stream_row_bytes = 256;
+
+  // ---- Work partition (planner; Zen 4) ----
+  // Below this many bytes moved Execute runs inline and never touches the thread pool.
+  uint64_t serial_cutoff_bytes = uint64_t{64} << 10;
+  // Rows moving more than this are split into pieces of about this size (load balance).
+  uint64_t piece_bytes = uint64_t{256} << 10;
+  // A parallel task moves at least this much (task overhead against balance).
+  uint64_t grain_bytes = uint64_t{32} << 10;
+
+  // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
+  // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.
+  uint64_t strip_min_footprint_bytes = uint64_t{4} << 20;
+  // A one-line strip is packed into scratch when it fits this (L2 with room to spare).
+  uint64_t max_pack_bytes = uint64_t{512} << 10;
+  // Packed strips widen to 2-4 lines while they fit this (the whole L2).
+  uint64_t max_wide_pack_bytes = uint64_t{1} << 20;
+  int64_t max_pack_lines = 4;
+  // Scratch one compiled operator may hold (one packed-strip slot per thread, two more).
+  uint64_t max_scratch_bytes = uint64_t{16} << 20;
+
+  // ---- Fast-path limits (planner; Zen 4) ----
+  // Fused clamp+gather rows while the row's span fits L2; beyond it, resolved loads 8 at a
+  // time keep more misses in flight than vector gathers.
+  uint64_t max_fused_span_bytes = uint64_t{512} << 10;
+  // A K4 row prefetches the next row's span when that span is at most this (64 KiB).
+  uint64_t max_row_prefetch_bytes = uint64_t{64} << 10;
+  // Short K4 rows over a span above this prefetch each next-row item into L2 (below it the
+  // lines more likely sit in the cache, where the prefetches only cost).
+  uint64_t item_prefetch_span_bytes = uint64_t{4} << 20;
+
+  // ---- Executor (compile-time; Zen 4) ----
+  // Indices resolved per kernel call of an element gather (256 offsets = 2 KiB, stays in L1).
+  static constexpr uint64_t kChunkItems = 256;
+  // Rows of at most this many items can prefetch their successor's items (one chunk).
+  static constexpr int64_t kMaxItemPrefetchRowItems = 256;
+  // Software stream prefetch: distance ahead of the reads, and the step lengths for runs and
+  // for strided rows (short steps keep the fill buffers evenly busy; very short ones cost calls).
+  static constexpr uint64_t kPrefetchAheadBytes = uint64_t{8} << 10;
+  static constexpr uint64_t kRunStepBytes = 256;
+  static constexpr uint64_t kStridedStepBytes = 512;
+  // Index-chosen blocks below this are copied (and prefetched for) in groups of about this.
+  static constexpr uint64_t kBlockGroupBytes = uint64_t{1} << 10;
+  // Items gathered between two slices of a spread next-row prefetch.
+  static constexpr uint64_t kSpreadStepItems = 64;
+  // Packed strips: rows of indices prefetched this many rows ahead along the loop above.
+  static constexpr int64_t kPackedIndexAheadRows = 16;
+
+  // ---- Kernels (compile-time) ----
+  // (filled by the kernel families: lib/kernels/*-inl.h)
+};
+
+// Today's values.
+inline constexpr Tuning kDefaultTuning{};
+
+static_assert(Tuning::kMaxItemPrefetchRowItems <= static_cast<int64_t>(Tuning::kChunkItems),
+              "a row whose items are prefetched is resolved in one chunk");
+
+}  // namespace internal
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_CORE_TUNING_H_
