@@ -32,8 +32,7 @@ namespace dmlcpu {
 
 namespace internal {
 struct DeviceState;
-struct ExecArgs;
-struct Plan;
+struct Program;
 class ScratchPool;
 }  // namespace internal
 
@@ -97,7 +96,7 @@ struct OutputBinding {
   uint64_t size_bytes;
 };
 
-// An operator compiled for one device: an immutable plan. Cheap to copy (shared). Keeps its
+// An operator compiled for one device: an immutable program of steps. Cheap to copy (shared). Keeps its
 // device's thread pool alive. Execute is const, allocation-free on success, and safe to call
 // from many threads at once (on different output buffers).
 class DMLCPU_API CompiledOperator {
@@ -115,8 +114,9 @@ class DMLCPU_API CompiledOperator {
     return Execute(inputs.begin(), inputs.size(), outputs.begin(), outputs.size());
   }
 
-  // Human-readable description of the plan: collapsed sizes and byte strides per operand, the
-  // kernel chosen, the work partition. Answers "why is my slice slow".
+  // Human-readable description of the program: its steps, and for each the collapsed sizes and
+  // byte strides, the strategy and kernels chosen, the work partition. Answers "why is my slice
+  // slow".
   std::string Describe() const;
 
   // D3D12 backend only: runs on the caller's GPU buffers, no copies; records, submits and
@@ -132,13 +132,13 @@ class DMLCPU_API CompiledOperator {
   DML_OPERATOR_TYPE type() const;
   size_t input_count() const;
   size_t output_count() const;
-  bool valid() const { return plan_ != nullptr; }
+  bool valid() const { return program_ != nullptr; }
 
  private:
   friend class Device;
-  Status ExecuteOnBackend(const internal::ExecArgs& args) const;
+  Status ExecuteOnBackend(const uint8_t* const* inputs, uint8_t* output) const;
   std::shared_ptr<const internal::DeviceState> device_;
-  std::shared_ptr<const internal::Plan> plan_;
+  std::shared_ptr<const internal::Program> program_;
   std::shared_ptr<const void> backend_op_;  // the D3D12 backend's operator, else null
   // Scratch slots for plans that pack input strips (allocated by Compile), else null.
   std::shared_ptr<internal::ScratchPool> scratch_;

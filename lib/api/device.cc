@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // C++ API entry points: Device, Compile, Execute and the O(1) binding checks.
 #include <algorithm>
 #include <cstring>
@@ -7,7 +8,7 @@
 #include "dmlcpu/dmlcpu.h"
 #include "executor/executor.h"
 #include "executor/scratch_pool.h"
-#include "planner/plan.h"
+#include "planner/planner.h"
 #if defined(DMLCPU_HAS_D3D12)
 #include "backends/d3d12/d3d12_backend.h"
 #endif
@@ -79,9 +80,9 @@ std::string IndexText(const uint8_t* p) {
 }
 
 // Value of the index at `flat_position` of the indices tensor, as text.
-std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t flat_position,
-                           std::string* coords_text) {
-  const TensorInfo& t = plan.geometry.indices;
+std::string IndexValueText(const Program& program, const uint8_t* indices,
+                           uint64_t flat_position, std::string* coords_text) {
+  const TensorInfo& t = program.geometry.indices;
   uint64_t coords[kMaxRank];
   uint64_t rest = flat_position;
   int64_t offset_bytes = 0;
@@ -97,7 +98,7 @@ std::string IndexValueText(const Plan& plan, const uint8_t* indices, uint64_t fl
   }
   *coords_text += "}";
   const uint8_t* p = indices + offset_bytes;
-  switch (plan.index_type) {
+  switch (program.index_scans.index_type) {
     case kernels::IndexType::kInt32: return IndexText<int32_t>(p);
     case kernels::IndexType::kUint32: return IndexText<uint32_t>(p);
     case kernels::IndexType::kInt64: return IndexText<int64_t>(p);
@@ -190,37 +191,39 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
                                            const CompileOptions& options) const {
   if (!state_) return Status(StatusCode::kInvalidArgument, "Device is moved-from");
   try {
-    auto plan = std::make_shared<internal::Plan>();
-    Status s =
-        internal::CompilePlan(desc, options.index_policy == IndexPolicy::kStrict, plan.get(),
-                              state_->executor.concurrency());
+    auto program = std::make_shared<internal::Program>();
+    internal::PlanSettings settings;
+    settings.strict_indices = options.index_policy == IndexPolicy::kStrict;
+    settings.concurrency = state_->executor.concurrency();
+    Status s = internal::CompileProgram(desc, settings, program.get());
     if (!s.ok()) return s;
     CompiledOperator op;
     if (state_->backend == Backend::kD3D12) {
       // Validated above exactly as on the CPU: the same bad descriptor, the same message.
       if (!state_->backend_error.ok()) return state_->backend_error;
 #if defined(DMLCPU_HAS_D3D12)
-      auto d3d12_op = internal::d3d12::Compile(state_->d3d12, desc, *plan);
+      auto d3d12_op = internal::d3d12::Compile(state_->d3d12, desc, *program);
       if (!d3d12_op.ok()) {
         return Status(d3d12_op.status().code(),
-                      std::string(plan->geometry.name) + ": " + d3d12_op.status().message());
+                      std::string(program->geometry.name) + ": " + d3d12_op.status().message());
       }
       op.backend_op_ = std::move(d3d12_op).value();
 #endif
     }
-    if (plan->pack_bytes != 0 && !op.backend_op_) {
+    if (program->max_pack_bytes != 0 && !op.backend_op_) {
       // One slot per thread that can run units of one Execute, and two more for other callers,
-      // at most kMaxScratchBytes in all (the planner narrows the strips of many-thread devices
+      // at most Tuning::max_scratch_bytes in all (the planner narrows the strips of many-thread devices
       // to fit); threads finding none read the input directly. Only the slots in use are ever
       // touched.
       const uint64_t slots = std::min<uint64_t>(
           {internal::ScratchPool::kMaxSlots, uint64_t{state_->executor.concurrency()} + 2,
-           std::max<uint64_t>(1, internal::kMaxScratchBytes / plan->pack_bytes)});
-      op.scratch_ = std::make_shared<internal::ScratchPool>(plan->pack_bytes,
+           std::max<uint64_t>(1, internal::kDefaultTuning.max_scratch_bytes /
+                                     program->max_pack_bytes)});
+      op.scratch_ = std::make_shared<internal::ScratchPool>(program->max_pack_bytes,
                                                             static_cast<uint32_t>(slots));
     }
     op.device_ = state_;
-    op.plan_ = std::move(plan);
+    op.program_ = std::move(program);
     return op;
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::kInternal, "out of memory while compiling");
@@ -228,22 +231,24 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
 }
 
 DML_OPERATOR_TYPE CompiledOperator::type() const {
-  return plan_ ? plan_->geometry.type : DML_OPERATOR_INVALID;
+  return program_ ? program_->geometry.type : DML_OPERATOR_INVALID;
 }
-size_t CompiledOperator::input_count() const { return plan_ ? plan_->input_count : 0; }
-size_t CompiledOperator::output_count() const { return plan_ ? 1 : 0; }
+size_t CompiledOperator::input_count() const { return program_ ? program_->input_count : 0; }
+size_t CompiledOperator::output_count() const {
+  return program_ ? program_->output_count : 0;
+}
 Backend CompiledOperator::backend() const { return backend_op_ ? Backend::kD3D12 : Backend::kCpu; }
 
 Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input_count,
                                        const NativeBinding* outputs, size_t output_count) const {
-  if (!plan_) return InvalidArgument("ExecuteNative on an empty CompiledOperator");
-  const internal::Plan& plan = *plan_;
-  const internal::OpGeometry& g = plan.geometry;
+  if (!program_) return InvalidArgument("ExecuteNative on an empty CompiledOperator");
+  const internal::Program& program = *program_;
+  const internal::OpGeometry& g = program.geometry;
   const char* op = g.name;
   if (!backend_op_) {
     return Unsupported("%s: ExecuteNative needs an operator compiled by the D3D12 backend", op);
   }
-  Status counts = internal::CheckBindingArrays(op, plan.input_count, inputs, input_count,
+  Status counts = internal::CheckBindingArrays(op, program.input_count, inputs, input_count,
                                                outputs, output_count);
   if (!counts.ok()) return counts;
   const internal::TensorInfo* tensors[3] = {&g.input, &g.indices, &g.output};
@@ -269,27 +274,28 @@ Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input
   }
 #if defined(DMLCPU_HAS_D3D12)
   const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
-  Status s = internal::d3d12::ExecuteNative(d3d12_op, inputs, plan.input_count, outputs[0]);
+  Status s = internal::d3d12::ExecuteNative(d3d12_op, inputs, program.input_count, outputs[0]);
   if (!s.ok()) return Status(s.code(), std::string(op) + ": " + s.message());
 #endif
   return Status::Ok();
 }
 
 std::string CompiledOperator::Describe() const {
-  return plan_ ? internal::DescribePlan(*plan_) : std::string("(empty CompiledOperator)\n");
+  return program_ ? internal::DescribeProgram(*program_)
+                  : std::string("(empty CompiledOperator)\n");
 }
 
 Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                                  const OutputBinding* outputs, size_t output_count) const {
-  if (!plan_) return InvalidArgument("Execute on an empty CompiledOperator");
-  const internal::Plan& plan = *plan_;
-  const internal::OpGeometry& g = plan.geometry;
+  if (!program_) return InvalidArgument("Execute on an empty CompiledOperator");
+  const internal::Program& program = *program_;
+  const internal::OpGeometry& g = program.geometry;
   const char* op = g.name;
-  Status counts = internal::CheckBindingArrays(op, plan.input_count, inputs, input_count,
+  Status counts = internal::CheckBindingArrays(op, program.input_count, inputs, input_count,
                                                outputs, output_count);
   if (!counts.ok()) return counts;
   const internal::TensorInfo* input_tensors[2] = {&g.input, &g.indices};
-  for (uint32_t i = 0; i < plan.input_count; ++i) {
+  for (uint32_t i = 0; i < program.input_count; ++i) {
     Status s = internal::CheckBinding(op, "inputs", i, internal::InputFieldName(i), inputs[i].data,
                                       inputs[i].size_bytes, *input_tensors[i]);
     if (!s.ok()) return s;
@@ -303,7 +309,7 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
     return bytes > UINTPTR_MAX - begin ? UINTPTR_MAX : begin + static_cast<uintptr_t>(bytes);
   };
   const uintptr_t out_end = range_end(out_begin, g.output.total_bytes);
-  for (uint32_t i = 0; i < plan.input_count; ++i) {
+  for (uint32_t i = 0; i < program.input_count; ++i) {
     const auto in_begin = reinterpret_cast<uintptr_t>(inputs[i].data);
     const uintptr_t in_end = range_end(in_begin, input_tensors[i]->total_bytes);
     if (in_begin < out_end && out_begin < in_end) {
@@ -316,46 +322,49 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
     }
   }
 
-  const internal::ExecArgs args = {
-      static_cast<const uint8_t*>(inputs[0].data),
-      plan.input_count > 1 ? static_cast<const uint8_t*>(inputs[1].data) : nullptr,
-      static_cast<uint8_t*>(outputs[0].data), scratch_.get()};
-  if (plan.strict_indices) {
+  const uint8_t* input_data[2] = {static_cast<const uint8_t*>(inputs[0].data),
+                                  program.input_count > 1
+                                      ? static_cast<const uint8_t*>(inputs[1].data)
+                                      : nullptr};
+  uint8_t* output_data[1] = {static_cast<uint8_t*>(outputs[0].data)};
+  if (program.strict_indices) {
+    const internal::IndexScans& scans = program.index_scans;
+    const uint8_t* indices = input_data[scans.indices_binding];
     internal::BadIndex bad;
-    if (!internal::ScanIndices(plan, args.indices, &bad)) {
+    if (!internal::ScanIndices(scans, indices, &bad)) {
       std::string coords;
       const std::string value =
-          internal::IndexValueText(plan, args.indices, bad.flat_position, &coords);
-      const internal::IndexComponent& comp = plan.components[bad.component];
-      const bool is_signed = plan.index_type == kernels::IndexType::kInt32 ||
-                             plan.index_type == kernels::IndexType::kInt64;
-      const long long d = static_cast<long long>(comp.dim_size);
+          internal::IndexValueText(program, indices, bad.flat_position, &coords);
+      const internal::IndexScan& scan = scans.scans[bad.component];
+      const bool is_signed = scans.index_type == kernels::IndexType::kInt32 ||
+                             scans.index_type == kernels::IndexType::kInt64;
+      const long long d = static_cast<long long>(scan.dim_size);
       return Status(
           StatusCode::kOutOfRange,
           StrFormat("%s: IndicesTensor element %llu (coordinates %s) is %s, "
                     "expected in [%lld, %lld] (InputTensor.Sizes[%u])",
                     op, static_cast<unsigned long long>(bad.flat_position), coords.c_str(),
-                    value.c_str(), is_signed ? -d : 0LL, d - 1, comp.input_dim));
+                    value.c_str(), is_signed ? -d : 0LL, d - 1, scan.input_dim));
     }
   }
-  if (backend_op_) return ExecuteOnBackend(args);
+  if (backend_op_) return ExecuteOnBackend(input_data, output_data[0]);
   try {
-    device_->executor.Run(plan, args);
+    device_->executor.RunProgram(program, input_data, output_data, scratch_.get());
   } catch (...) {
     return Status(StatusCode::kInternal, std::string(op) + ": the executor failed");
   }
   return Status::Ok();
 }
 
-Status CompiledOperator::ExecuteOnBackend(const internal::ExecArgs& args) const {
+Status CompiledOperator::ExecuteOnBackend(const uint8_t* const* inputs, uint8_t* output) const {
 #if defined(DMLCPU_HAS_D3D12)
   const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
-  const uint8_t* inputs[2] = {args.input, args.indices};
-  Status s = internal::d3d12::ExecuteHost(d3d12_op, inputs, plan_->input_count, args.output);
-  if (!s.ok()) return Status(s.code(), std::string(plan_->geometry.name) + ": " + s.message());
+  Status s = internal::d3d12::ExecuteHost(d3d12_op, inputs, program_->input_count, output);
+  if (!s.ok()) return Status(s.code(), std::string(program_->geometry.name) + ": " + s.message());
   return s;
 #else
-  (void)args;
+  (void)inputs;
+  (void)output;
   return Status(StatusCode::kInternal, "no D3D12 backend in this build");
 #endif
 }

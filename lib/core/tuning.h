@@ -66,6 +66,13 @@ struct Tuning {
   static constexpr uint64_t kBlockGroupBytes = uint64_t{1} << 10;
   // Items gathered between two slices of a spread next-row prefetch.
   static constexpr uint64_t kSpreadStepItems = 64;
+  // Rows sharing indices resolve them once, all of them when they fit this stack buffer.
+  static constexpr uint64_t kMaxSharedItems = 4096;
+  // Rows sharing indices with input spans below this prefetch two rows ahead instead of one
+  // (a short row is gathered in about the time a DRAM miss takes).
+  static constexpr uint64_t kShortRowPrefetchBytes = uint64_t{8} << 10;
+  // Packing a strip prefetches its rows (a pitch apart) this many rows ahead.
+  static constexpr uint64_t kPackAheadRows = 32;
   // Packed strips: rows of indices prefetched this many rows ahead along the loop above.
   static constexpr int64_t kPackedIndexAheadRows = 16;
 

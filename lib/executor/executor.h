@@ -1,11 +1,12 @@
-// The executor: the only code that includes TBB and the only place that splits work.
+// SPDX-License-Identifier: Apache-2.0
+// The executor: runs a program's steps; the only place that splits work across threads.
+// This header includes no thread library: the splitter lives in tbb_executor.cc (oneTBB) or
+// serial_executor.cc (portable builds), and the unit engine (units.cc) is single-threaded.
 #ifndef DMLCPU_EXECUTOR_EXECUTOR_H_
 #define DMLCPU_EXECUTOR_EXECUTOR_H_
 
 #include <cstdint>
 #include <memory>
-
-#include <oneapi/tbb/task_arena.h>
 
 #include "planner/plan.h"
 
@@ -14,10 +15,11 @@ namespace internal {
 
 class ScratchPool;
 
+// The bindings of one affine step.
 struct ExecArgs {
   const uint8_t* input;
   const uint8_t* indices;  // null when the plan has no index components
-  uint8_t* output;
+  uint8_t* output;         // the start of the step's window
   // Slots of at least plan.pack_bytes for plans with packed strips; null: none (the executor
   // then reads the input directly).
   ScratchPool* scratch = nullptr;
@@ -32,27 +34,43 @@ struct BadIndex {
 // Runs units [begin, end) of the plan's partition on the calling thread. Allocation-free.
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
-// Strict mode: scans every index the plan reads. Returns false and fills `bad` with the first
-// out-of-range index in row-major order of the indices tensor.
-bool ScanIndices(const Plan& plan, const uint8_t* indices, BadIndex* bad);
+// Strict mode: scans every index the program reads. Returns false and fills `bad` with the
+// first out-of-range index in row-major order of the indices tensor.
+bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);
 
-// Owns or borrows a task arena. Thread-safe: Run may be called from many threads at once.
+// Owns or borrows the threads. Thread-safe: Run may be called from many threads at once.
 class Executor {
  public:
-  // max_threads: 0 = all cores, 1 = inline (no arena, no TBB call). `borrowed` may be null.
-  Executor(uint32_t max_threads, tbb::task_arena* borrowed);
+  // max_threads: 0 = all cores, 1 = inline (no thread pool call). `borrowed_arena` is a
+  // caller-owned tbb::task_arena (null for none; must be null in builds without oneTBB).
+  Executor(uint32_t max_threads, void* borrowed_arena);
   ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
 
-  // Runs the whole plan: inline below the plan's serial cutoff or with one thread, otherwise
-  // a parallel_for over the units inside the arena and this_task_arena::isolate.
+  // Runs one step's plan: inline below the plan's serial cutoff or with one thread, otherwise
+  // split into tasks of whole grains.
   void Run(const Plan& plan, const ExecArgs& args) const;
+
+  // Runs every step of `program` in order, each parallel inside. inputs / outputs: the
+  // program's bindings in struct-field order.
+  void RunProgram(const Program& program, const uint8_t* const* inputs, uint8_t* const* outputs,
+                  ScratchPool* scratch) const {
+    for (const Step& step : program.steps) {
+      const ExecArgs args = {
+          inputs[step.input_binding],
+          step.indices_binding == kNoBinding ? nullptr : inputs[step.indices_binding],
+          outputs[step.output_binding] + step.out_base_bytes, scratch};
+      Run(step.plan, args);
+    }
+  }
 
   uint32_t concurrency() const { return threads_; }
 
  private:
-  uint32_t threads_;
-  std::unique_ptr<tbb::task_arena> owned_;
-  tbb::task_arena* arena_;
+  struct Pool;  // the splitter's state (tbb_executor.cc / serial_executor.cc)
+  uint32_t threads_ = 1;
+  std::unique_ptr<Pool> pool_;
 };
 
 }  // namespace internal

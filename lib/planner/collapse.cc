@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rank collapsing: drop size-1 loops, merge loops that are contiguous in every operand.
-#include "planner/plan.h"
+#include "planner/planner.h"
 
 namespace dmlcpu {
 namespace internal {

@@ -1,8 +1,9 @@
-// Human-readable plan descriptions ("why is my slice slow").
+// SPDX-License-Identifier: Apache-2.0
+// Human-readable program descriptions ("why is my slice slow").
 #include <string>
 
 #include "core/format.h"
-#include "planner/plan.h"
+#include "planner/planner.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -17,85 +18,120 @@ std::string DescribeTensor(const char* field, const TensorInfo& t) {
                    static_cast<unsigned long long>(t.total_bytes));
 }
 
-const char* IndexTypeName(kernels::IndexType type) {
-  switch (type) {
-    case kernels::IndexType::kInt32: return "INT32";
-    case kernels::IndexType::kUint32: return "UINT32";
-    case kernels::IndexType::kInt64: return "INT64";
-    case kernels::IndexType::kUint64: return "UINT64";
+const char* StepKindName(StepKind kind) {
+  switch (kind) {
+    case StepKind::kAffineCopy: return "affine copy";
   }
   return "?";
+}
+
+// What the strategy does with a row, in words.
+const char* StrategyDetail(const Plan& plan) {
+  switch (plan.strategy) {
+    case Strategy::kTransposeTiles: return " as 2-D transpose tiles of the last two loops";
+    case Strategy::kIndexedBlocks:
+      return plan.merge_runs ? ", indices resolved per chunk, runs merged"
+                             : ", indices resolved per chunk";
+    case Strategy::kSharedIndexRows: return ", indices resolved once for all rows";
+    case Strategy::kFusedRowGather: return ", indices clamped and gathered in one pass";
+    default: return "";
+  }
+}
+
+// "inputs[1] (IndicesTensor)" style binding names of today's operators.
+std::string BindingName(const char* kind, uint32_t binding, const char* field) {
+  return StrFormat("%s[%u] (%s)", kind, binding, field);
 }
 
 }  // namespace
 
 std::string DescribePlan(const Plan& plan) {
-  const OpGeometry& g = plan.geometry;
-  std::string s = StrFormat("%s, %u-byte elements", g.name, plan.elem_bytes);
-  if (g.has_indices) {
-    s += StrFormat(", %s indices, %s policy", IndexTypeName(plan.index_type),
-                   plan.strict_indices ? "strict" : "clamp");
-  }
-  s += "\n";
-  s += DescribeTensor("input", g.input);
-  if (g.has_indices) s += DescribeTensor("indices", g.indices);
-  s += DescribeTensor("output", g.output);
-  s += StrFormat("  collapsed to %u loop(s)%s, outermost first (size: out/in/idx byte strides):\n",
-                 plan.loop_count, plan.tiled ? ", tiled for the cache" : "");
+  std::string s = StrFormat("    collapsed to %u loop(s)%s, outermost first (size: out/in/idx "
+                            "byte strides):\n",
+                            plan.loop_count,
+                            plan.tiling != Tiling::kNone ? ", tiled for the cache" : "");
   for (uint32_t i = 0; i < plan.loop_count; ++i) {
     const Loop& l = plan.loops[i];
-    s += StrFormat("    [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
+    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
                    static_cast<long long>(l.out_stride_bytes),
                    static_cast<long long>(l.in_stride_bytes),
                    static_cast<long long>(l.idx_stride_bytes));
   }
-  s += StrFormat("  input base offset %lld bytes\n", static_cast<long long>(plan.in_base_bytes));
+  s += StrFormat("    input base offset %lld bytes\n", static_cast<long long>(plan.in_base_bytes));
   for (uint32_t c = 0; c < plan.component_count; ++c) {
     const IndexComponent& comp = plan.components[c];
-    s += StrFormat("  index component %u: InputTensor dim %u (size %llu, pitch %lld bytes), at "
-                   "tuple offset %lld bytes\n", c, comp.input_dim,
+    s += StrFormat("    index component %u: InputTensor dim %u (size %llu, pitch %lld bytes), "
+                   "at tuple offset %lld bytes\n", c, comp.input_dim,
                    static_cast<unsigned long long>(comp.dim_size),
                    static_cast<long long>(comp.pitch_bytes),
                    static_cast<long long>(comp.idx_offset_bytes));
   }
   const Loop& row = plan.loops[plan.loop_count - 1];
-  s += StrFormat("  kernel: %s%s, row of %lld items (%lld bytes written), %s stores, target %s\n",
-                 KernelShapeName(plan.shape),
-                 plan.transpose_tiles      ? " as 2-D transpose tiles of the last two loops"
-                 : plan.merge_runs         ? ", indices resolved per chunk, runs merged"
-                 : plan.indexed_blocks     ? ", indices resolved per chunk"
-                 : plan.rows_share_indices ? ", indices resolved once for all rows"
-                 : plan.fused_row_gather   ? ", indices clamped and gathered in one pass"
-                                           : "",
+  s += StrFormat("    strategy: %s (%s%s), tiling %s\n", StrategyName(plan.strategy),
+                 KernelShapeName(plan.shape), StrategyDetail(plan), TilingName(plan.tiling));
+  s += StrFormat("    row of %lld items (%lld bytes written), %s stores, target %s\n",
                  static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),
-                 plan.stream_stores ? "non-temporal" : "regular",
+                 plan.store.non_temporal ? "non-temporal" : "regular",
                  plan.kernel_set ? plan.kernel_set->name : "?");
-  if (plan.stream_prefetch) {
-    s += "  prefetch: software prefetch along the input stream, across row and block boundaries\n";
+  if (plan.prefetch.input_stream) {
+    s += "    prefetch: software prefetch along the input stream, across row and block "
+         "boundaries\n";
+  }
+  if (plan.prefetch.index_stream) {
+    s += "    prefetch: the index stream a few KiB ahead\n";
   }
   if (plan.pack_bytes != 0) {
-    s += StrFormat("  packing: each strip (%llu bytes) copied into a scratch slot, then gathered "
-                   "from there\n",
+    s += StrFormat("    packing: each strip (%llu bytes) copied into a scratch slot, then "
+                   "gathered from there\n",
                    static_cast<unsigned long long>(plan.pack_bytes));
   }
-  if (plan.row_prefetch_bytes != 0) {
-    s += StrFormat("  prefetch: a later row's %llu input bytes while gathering a row (the next, or "
-                   "for rows sharing indices below 8 KiB the one after it)\n",
-                   static_cast<unsigned long long>(plan.row_prefetch_bytes));
+  if (plan.prefetch.next_row_span_bytes != 0) {
+    s += StrFormat("    prefetch: a later row's %llu input bytes while gathering a row (the next, "
+                   "or for rows sharing indices below 8 KiB the one after it)\n",
+                   static_cast<unsigned long long>(plan.prefetch.next_row_span_bytes));
   }
-  if (plan.prefetch_next_row_items) {
-    s += "  prefetch: the next row's items into L2 (its indices resolved ahead)\n";
+  if (plan.prefetch.next_row_items) {
+    s += "    prefetch: the next row's items into L2 (its indices resolved ahead)\n";
   }
   const Partition& p = plan.partition;
   s += StrFormat(
-      "  partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "
+      "    partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "
       "units, %llu bytes moved, %s\n",
       static_cast<unsigned long long>(p.rows), static_cast<unsigned long long>(p.pieces_per_row),
       static_cast<unsigned long long>(p.piece_items), static_cast<unsigned long long>(p.unit_count),
       static_cast<unsigned long long>(p.grain_units),
       static_cast<unsigned long long>(p.bytes_moved),
       p.parallel ? "parallel" : "serial (below the cutoff)");
+  return s;
+}
+
+std::string DescribeProgram(const Program& program) {
+  const OpGeometry& g = program.geometry;
+  std::string s = StrFormat("%s, %s elements", g.name, DataTypeName(g.output.data_type));
+  if (g.has_indices) {
+    s += StrFormat(", %s indices, %s policy", IndexTypeName(g.index_type),
+                   program.strict_indices ? "strict" : "clamp");
+  }
+  s += "\n";
+  s += DescribeTensor("input", g.input);
+  if (g.has_indices) s += DescribeTensor("indices", g.indices);
+  s += DescribeTensor("output", g.output);
+  s += StrFormat("  program: %zu step(s) over %u input(s) and %u output(s)%s\n",
+                 program.steps.size(), program.input_count, program.output_count,
+                 program.strict_indices ? ", every index checked first" : "");
+  for (size_t i = 0; i < program.steps.size(); ++i) {
+    const Step& step = program.steps[i];
+    std::string from = BindingName("inputs", step.input_binding, "InputTensor");
+    if (step.indices_binding != kNoBinding) {
+      from += " at " + BindingName("inputs", step.indices_binding, "IndicesTensor");
+    }
+    s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld\n", i, StepKindName(step.kind),
+                   from.c_str(),
+                   BindingName("outputs", step.output_binding, "OutputTensor").c_str(),
+                   static_cast<long long>(step.out_base_bytes));
+    s += DescribePlan(step.plan);
+  }
   return s;
 }
 

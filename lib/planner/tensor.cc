@@ -1,10 +1,11 @@
-// Tensor descriptors: reading, the generic validity rules of spec section 2 and 8, and the
-// buffer-size arithmetic (DMLCalcBufferTensorSize, in 64 bits).
+// SPDX-License-Identifier: Apache-2.0
+// Tensor descriptors: reading, the generic validity rules (docs/semantics.md#tensor-descriptions),
+// and the buffer-size arithmetic (DMLCalcBufferTensorSize, in 64 bits).
 #include <cstring>
 
 #include "core/checked_math.h"
 #include "core/format.h"
-#include "planner/plan.h"
+#include "planner/geometry.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -69,42 +70,6 @@ constexpr uint64_t kMaxSpanElems = 0xFFFFFFFFull;  // a buffer tensor spans at m
 uint32_t ElementBytes(DML_TENSOR_DATA_TYPE type) {
   const uint32_t bits = ElementBits(type);
   return bits >= 8 ? bits / 8 : 0;
-}
-
-const char* DataTypeName(DML_TENSOR_DATA_TYPE type) {
-  uint32_t value;
-  std::memcpy(&value, &type, sizeof(value));
-  switch (value) {
-    case DML_TENSOR_DATA_TYPE_UNKNOWN:
-      return "UNKNOWN";
-    case DML_TENSOR_DATA_TYPE_FLOAT32:
-      return "FLOAT32";
-    case DML_TENSOR_DATA_TYPE_FLOAT16:
-      return "FLOAT16";
-    case DML_TENSOR_DATA_TYPE_UINT32:
-      return "UINT32";
-    case DML_TENSOR_DATA_TYPE_UINT16:
-      return "UINT16";
-    case DML_TENSOR_DATA_TYPE_UINT8:
-      return "UINT8";
-    case DML_TENSOR_DATA_TYPE_INT32:
-      return "INT32";
-    case DML_TENSOR_DATA_TYPE_INT16:
-      return "INT16";
-    case DML_TENSOR_DATA_TYPE_INT8:
-      return "INT8";
-    case DML_TENSOR_DATA_TYPE_FLOAT64:
-      return "FLOAT64";
-    case DML_TENSOR_DATA_TYPE_UINT64:
-      return "UINT64";
-    case DML_TENSOR_DATA_TYPE_INT64:
-      return "INT64";
-    case DML_TENSOR_DATA_TYPE_UINT4:
-      return "UINT4";
-    case DML_TENSOR_DATA_TYPE_INT4:
-      return "INT4";
-  }
-  return "not a DML_TENSOR_DATA_TYPE";
 }
 
 uint64_t CalcTensorBytes(DML_TENSOR_DATA_TYPE type, uint32_t rank, const uint32_t* sizes,

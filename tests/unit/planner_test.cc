@@ -1,10 +1,12 @@
-// Planner unit tests: each transform with worked examples (design.md section 3).
+// SPDX-License-Identifier: Apache-2.0
+// Planner unit tests: each transform with worked examples (docs/design.md#canonical-form), and
+// the plan invariants, checked on every plan the tests build.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "planner/plan.h"
+#include "planner/planner.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -30,6 +32,24 @@ struct Tensor {
   DML_BUFFER_TENSOR_DESC buffer;
   DML_TENSOR_DESC desc;
 };
+
+// Compiles `desc` into its program (a single step for today's operators) and returns that
+// step's plan in *plan after checking the plan's invariants, like every test here.
+Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan,
+                   uint32_t concurrency = 0, Program* program_out = nullptr) {
+  Program program;
+  PlanSettings settings;
+  settings.strict_indices = strict_indices;
+  settings.concurrency = concurrency;
+  const Status s = CompileProgram(desc, settings, &program);
+  if (!s.ok()) return s;
+  EXPECT_EQ(program.steps.size(), 1u);
+  *plan = program.steps[0].plan;
+  const Status invariants = CheckPlanInvariants(*plan);
+  EXPECT_TRUE(invariants.ok()) << invariants.message() << "\n" << DescribeProgram(program);
+  if (program_out != nullptr) *program_out = program;
+  return s;
+}
 
 Plan CompileSlice1(const Tensor& in, const Tensor& out, std::vector<uint32_t> offsets,
                    std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
@@ -161,9 +181,9 @@ TEST(FastPathTest, BlockGatherPrefetchDependsOnBlockSize) {
     DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
-    ASSERT_TRUE(plan.indexed_blocks) << block_elems;
-    EXPECT_FALSE(plan.stream_stores) << block_elems;
-    EXPECT_EQ(plan.stream_prefetch, block_elems * 4 < kernels::kMinPrefetchBlockBytes)
+    ASSERT_TRUE((plan.strategy == Strategy::kIndexedBlocks)) << block_elems;
+    EXPECT_FALSE(plan.store.non_temporal) << block_elems;
+    EXPECT_EQ(plan.prefetch.input_stream, block_elems * 4 < kernels::kMinPrefetchBlockBytes)
         << block_elems;
   }
 }
@@ -199,7 +219,7 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
     DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
-    EXPECT_EQ(plan.stream_stores, c.stream) << c.table[0] << " x " << c.table[1] << ", " << c.ids;
+    EXPECT_EQ(plan.store.non_temporal, c.stream) << c.table[0] << " x " << c.table[1] << ", " << c.ids;
   }
   // De-interleaves are streamed by the strided kernel itself on the footprint rule, of
   // {4096, 4096} fp32: [::2, ::2] (16 MiB out, 48 MiB footprint: every other row read whole),
@@ -210,20 +230,20 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {2048, 2048});
   const Plan halves_plan = CompileSlice1(in, out, {0, 0}, {4096, 4096}, {2, 2});
-  EXPECT_TRUE(halves_plan.stream_stores);
+  EXPECT_TRUE(halves_plan.store.non_temporal);
   EXPECT_NE(halves_plan.copy_strided_stream, nullptr);
   Tensor thirds(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1365});
   const Plan thirds_plan = CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, 3});
-  EXPECT_TRUE(thirds_plan.stream_stores);
+  EXPECT_TRUE(thirds_plan.store.non_temporal);
   EXPECT_NE(thirds_plan.copy_strided_stream, nullptr);
-  EXPECT_FALSE(CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, -3}).stream_stores);
+  EXPECT_FALSE(CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {1, -3}).store.non_temporal);
   Tensor flipped(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 4096});
   const Plan flip_plan = CompileSlice1(in, flipped, {0, 0}, {4096, 4096}, {1, -1});
-  EXPECT_TRUE(flip_plan.stream_stores);
+  EXPECT_TRUE(flip_plan.store.non_temporal);
   EXPECT_EQ(flip_plan.copy_strided_stream, nullptr);
   const Plan descending_plan = CompileSlice1(in, thirds, {0, 1}, {4096, 4095}, {-1, 3});
-  EXPECT_TRUE(descending_plan.stream_stores);
-  EXPECT_TRUE(descending_plan.stream_prefetch);
+  EXPECT_TRUE(descending_plan.store.non_temporal);
+  EXPECT_TRUE(descending_plan.prefetch.input_stream);
   EXPECT_EQ(descending_plan.copy_strided_stream, nullptr);
   // The operator tests' other de-interleaves: every other fp16 (33.6 MB out), every third byte
   // (16.9 MB out, 67 MB footprint), every other fp64 (33.6 MB out).
@@ -241,9 +261,9 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
             nullptr);
   // Contiguous slices from 64 MiB: 20 MiB out (40 MiB footprint) streamed, 16 MiB (32) not.
   Tensor part(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1280});
-  EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).stream_stores);
+  EXPECT_TRUE(CompileSlice1(in, part, {0, 1024}, {4096, 1280}, {1, 1}).store.non_temporal);
   Tensor quarter(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 1024});
-  EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).stream_stores);
+  EXPECT_FALSE(CompileSlice1(in, quarter, {0, 1024}, {4096, 1024}, {1, 1}).store.non_temporal);
 }
 
 // On one thread, plain-copy rows stream where their footprint exceeds half the cache: GATHER
@@ -266,7 +286,7 @@ TEST(FastPathTest, SingleThreadPlansStreamFootprintsAboveHalfTheCache) {
       Plan plan;
       ASSERT_TRUE(
           CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan, concurrency).ok());
-      EXPECT_EQ(plan.stream_stores, c.single_thread_streams && concurrency == 1)
+      EXPECT_EQ(plan.store.non_temporal, c.single_thread_streams && concurrency == 1)
           << c.table[1] << " x " << c.ids << ", concurrency " << concurrency;
     }
   }
@@ -284,8 +304,8 @@ TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
     ASSERT_EQ(plan.shape, KernelShape::kElementGather) << rows;
-    EXPECT_TRUE(plan.rows_share_indices) << rows;
-    EXPECT_EQ(plan.stream_stores, rows >= 4096) << rows;
+    EXPECT_TRUE((plan.strategy == Strategy::kSharedIndexRows)) << rows;
+    EXPECT_EQ(plan.store.non_temporal, rows >= 4096) << rows;
   }
   // Rows below 256 bytes keep regular stores under this rule: 8 MiB of 32-id rows (128 bytes)
   // does not stream, of 64-id rows (256 bytes) does.
@@ -298,7 +318,7 @@ TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
     ASSERT_EQ(plan.shape, KernelShape::kElementGather) << ids;
-    EXPECT_EQ(plan.stream_stores, ids == 64) << ids;
+    EXPECT_EQ(plan.store.non_temporal, ids == 64) << ids;
   }
   // The same byte count of GATHER_ELEMENTS along the last axis: 2048 x 1024 fp32 (8 MiB).
   for (uint32_t rows : {2047u, 2048u}) {
@@ -308,8 +328,8 @@ TEST(FastPathTest, ElementGathersStreamFromAQuarterOfTheCache) {
     DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 1};
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
-    EXPECT_TRUE(plan.fused_row_gather) << rows;
-    EXPECT_EQ(plan.stream_stores, rows == 2048) << rows;
+    EXPECT_TRUE((plan.strategy == Strategy::kFusedRowGather)) << rows;
+    EXPECT_EQ(plan.store.non_temporal, rows == 2048) << rows;
   }
 }
 
@@ -322,7 +342,7 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
   DML_GATHER_ELEMENTS_OPERATOR_DESC last = {&in.desc, &idx.desc, &out.desc, 1};
   Plan plan;
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &last}, false, &plan).ok());
-  EXPECT_TRUE(plan.fused_row_gather);
+  EXPECT_TRUE((plan.strategy == Strategy::kFusedRowGather));
   EXPECT_NE(plan.gather_row, nullptr);
   EXPECT_NE(DescribePlan(plan).find("clamped and gathered in one pass"), std::string::npos)
       << DescribePlan(plan);
@@ -330,14 +350,14 @@ TEST(FastPathTest, FusedRowGatherForLastAxisGatherElements) {
   Tensor out0(DML_TENSOR_DATA_TYPE_FLOAT32, {7, 100});
   DML_GATHER_ELEMENTS_OPERATOR_DESC first = {&in.desc, &idx0.desc, &out0.desc, 0};
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &first}, false, &plan).ok());
-  EXPECT_FALSE(plan.fused_row_gather);
+  EXPECT_FALSE((plan.strategy == Strategy::kFusedRowGather));
   EXPECT_EQ(plan.gather_row, nullptr);
   // GATHER of the innermost axis: every row uses the same ids.
   Tensor ids(DML_TENSOR_DATA_TYPE_INT32, {1, 7});
   DML_GATHER_OPERATOR_DESC inner = {&in.desc, &ids.desc, &out.desc, 1, 1};
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &inner}, false, &plan).ok());
-  EXPECT_TRUE(plan.rows_share_indices);
-  EXPECT_FALSE(plan.fused_row_gather);
+  EXPECT_TRUE((plan.strategy == Strategy::kSharedIndexRows));
+  EXPECT_FALSE((plan.strategy == Strategy::kFusedRowGather));
 }
 
 // The fused pass also takes rows split into pieces and the single row of a 1-D GATHER, while the
@@ -352,7 +372,7 @@ TEST(FastPathTest, FusedRowGatherUpToHalfAMegabyteOfSpan) {
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
     ASSERT_GT(plan.partition.pieces_per_row, 1u);
-    EXPECT_EQ(plan.fused_row_gather, cols == 131072u) << cols;
+    EXPECT_EQ((plan.strategy == Strategy::kFusedRowGather), cols == 131072u) << cols;
     EXPECT_EQ(plan.gather_row != nullptr, cols == 131072u) << cols;
   }
   for (uint32_t table : {1000u, 131073u}) {
@@ -363,7 +383,7 @@ TEST(FastPathTest, FusedRowGatherUpToHalfAMegabyteOfSpan) {
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
     ASSERT_EQ(plan.loop_count, 1u);
-    EXPECT_EQ(plan.fused_row_gather, table == 1000u) << table;
+    EXPECT_EQ((plan.strategy == Strategy::kFusedRowGather), table == 1000u) << table;
   }
 }
 
@@ -377,7 +397,7 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 0};
   Plan plan;
   ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &plan).ok());
-  ASSERT_TRUE(plan.tiled);
+  ASSERT_TRUE((plan.tiling != Tiling::kNone));
   EXPECT_EQ(plan.pack_bytes, 4096u * 256u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
   EXPECT_GE(plan.partition.grain_units, 4096u);
@@ -408,12 +428,12 @@ TEST(FastPathTest, AxisZeroGatherElementsPacksLineStrips) {
   // Unpacked, they take the unpacked plans' 256-byte strips, not a packed strip's width: 128
   // fp16 items rather than one line of 32.
   plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT16, 8192, 1024, 2);
-  EXPECT_TRUE(plan.tiled);
+  EXPECT_TRUE((plan.tiling != Tiling::kNone));
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 128);
 
   plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 16384, 1024, 64);
-  EXPECT_TRUE(plan.tiled);
+  EXPECT_TRUE((plan.tiling != Tiling::kNone));
   EXPECT_EQ(plan.pack_bytes, 0u);
   EXPECT_EQ(plan.loops[plan.loop_count - 1].size, 64);
 }
@@ -463,7 +483,7 @@ TEST(FastPathTest, AxisZeroPackedStripsNarrowForManyThreads) {
         << c.cols << " columns, concurrency " << c.concurrency;
     // (One-line strips are the narrowest: 64 threads' 66 slots of 256 KiB exceed it.)
     if (c.strip_items > 16) {
-      EXPECT_LE((std::max<uint64_t>(c.concurrency, 2) + 2) * plan.pack_bytes, kMaxScratchBytes);
+      EXPECT_LE((std::max<uint64_t>(c.concurrency, 2) + 2) * plan.pack_bytes, kDefaultTuning.max_scratch_bytes);
     }
   }
 }
@@ -489,16 +509,17 @@ TEST(CanonicalTest, GatherNdTuplesBecomeComponents) {
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
   DML_GATHER_ND_OPERATOR_DESC nd = {&in.desc, &idx.desc, &out.desc, 3, 2};
   Plan plan;
-  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ND, &nd}, true, &plan).ok());
+  Program program;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ND, &nd}, true, &plan, 0, &program).ok());
   ASSERT_EQ(plan.component_count, 2u);
   EXPECT_EQ(plan.components[0].pitch_bytes, 16);
   EXPECT_EQ(plan.components[1].pitch_bytes, 8);
   EXPECT_EQ(plan.components[1].idx_offset_bytes, 4);
   EXPECT_EQ(plan.shape, KernelShape::kBlockGather);
   // Strict scans: one per tuple element, over the 2 tuples.
-  EXPECT_EQ(plan.scan_count, 2u);
-  EXPECT_EQ(plan.tuple_size, 2u);
-  EXPECT_EQ(plan.scans[1].offset_bytes, 4);
+  EXPECT_EQ(program.index_scans.scan_count, 2u);
+  EXPECT_EQ(program.index_scans.tuple_size, 2u);
+  EXPECT_EQ(program.index_scans.scans[1].offset_bytes, 4);
 }
 
 TEST(PartitionTest, SmallWorkStaysSerial) {
@@ -537,11 +558,127 @@ TEST(PartitionTest, ManySmallRowsGetAGrain) {
 TEST(DescribeTest, NamesKernelAndLoops) {
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 2048, 128});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT16, {8, 64, 1024, 128});
-  const Plan plan = CompileSlice1(in, out, {0, 0, 512, 0}, {8, 64, 1024, 128}, {1, 1, 1, 1});
-  const std::string text = DescribePlan(plan);
+  const std::vector<uint32_t> offsets = {0, 0, 512, 0}, sizes = {8, 64, 1024, 128};
+  const std::vector<int32_t> strides = {1, 1, 1, 1};
+  DML_SLICE1_OPERATOR_DESC slice = {&in.desc, &out.desc, 4, offsets.data(), sizes.data(),
+                                    strides.data()};
+  Plan plan;
+  Program program;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_SLICE1, &slice}, false, &plan, 0, &program).ok());
+  const std::string text = DescribeProgram(program);
   EXPECT_NE(text.find("K1 rows of contiguous runs"), std::string::npos) << text;
+  EXPECT_NE(text.find("step 0: affine copy inputs[0] (InputTensor) -> outputs[0]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("strategy: rows of runs"), std::string::npos) << text;
   EXPECT_NE(text.find("[0] 512:"), std::string::npos) << text;
   EXPECT_NE(text.find("SLICE1"), std::string::npos) << text;
+}
+
+// One descriptor per strategy: ChooseStrategy picks each of them somewhere.
+TEST(StrategyTest, EachStrategyHasItsCase) {
+  auto slice_strategy = [](const Tensor& in, const Tensor& out, std::vector<uint32_t> offsets,
+                           std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
+    return CompileSlice1(in, out, std::move(offsets), std::move(sizes), std::move(strides))
+        .strategy;
+  };
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 64});
+  Tensor whole(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 64});
+  Tensor half(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 32});
+  EXPECT_EQ(slice_strategy(in, whole, {0, 0}, {64, 64}, {1, 1}), Strategy::kContiguousRun);
+  EXPECT_EQ(slice_strategy(in, half, {0, 0}, {64, 32}, {1, 1}), Strategy::kRowsOfRuns);
+  EXPECT_EQ(slice_strategy(in, half, {0, 0}, {64, 64}, {1, 2}), Strategy::kStridedRows);
+  // A transposed view of {256, 256}: the input walked with strides {1, 256}.
+  Tensor view(DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256}, {1, 256});
+  Tensor copy(DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256});
+  EXPECT_EQ(slice_strategy(view, copy, {0, 0}, {256, 256}, {1, 1}), Strategy::kTransposeTiles);
+
+  Tensor table(DML_TENSOR_DATA_TYPE_FLOAT32, {1000, 64});
+  Tensor ids(DML_TENSOR_DATA_TYPE_INT32, {1, 300});
+  Tensor rows(DML_TENSOR_DATA_TYPE_FLOAT32, {300, 64});
+  DML_GATHER_OPERATOR_DESC lookup = {&table.desc, &ids.desc, &rows.desc, 0, 1};
+  Plan plan;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &lookup}, false, &plan).ok());
+  EXPECT_EQ(plan.strategy, Strategy::kIndexedBlocks);
+  // One index per row, each row a strided block (every other element of a padded table).
+  Tensor strided_table(DML_TENSOR_DATA_TYPE_FLOAT32, {1000, 64}, {128, 2});
+  DML_GATHER_OPERATOR_DESC strided_lookup = {&strided_table.desc, &ids.desc, &rows.desc, 0, 1};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &strided_lookup}, false, &plan).ok());
+  EXPECT_EQ(plan.strategy, Strategy::kBlockRows);
+  // GATHER_ND of element pairs: two index components, an index tuple per element.
+  Tensor nd_in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 64, 64});
+  Tensor tuples(DML_TENSOR_DATA_TYPE_INT32, {1, 1, 8, 2});
+  Tensor picked(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 1, 8});
+  DML_GATHER_ND_OPERATOR_DESC elements = {&nd_in.desc, &tuples.desc, &picked.desc, 2, 2};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ND, &elements}, false, &plan).ok());
+  EXPECT_EQ(plan.strategy, Strategy::kElementRows);
+
+  Tensor ge_idx(DML_TENSOR_DATA_TYPE_INT64, {64, 7});
+  Tensor ge_out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 7});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC last_axis = {&in.desc, &ge_idx.desc, &ge_out.desc, 1};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &last_axis}, false, &plan).ok());
+  EXPECT_EQ(plan.strategy, Strategy::kFusedRowGather);
+  Tensor inner_ids(DML_TENSOR_DATA_TYPE_INT32, {1, 7});
+  DML_GATHER_OPERATOR_DESC inner = {&in.desc, &inner_ids.desc, &ge_out.desc, 1, 1};
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &inner}, false, &plan).ok());
+  EXPECT_EQ(plan.strategy, Strategy::kSharedIndexRows);
+  plan = AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE_FLOAT32, 4096, 4096, 4096);
+  EXPECT_EQ(plan.strategy, Strategy::kPackedStrips);
+}
+
+// CheckPlanInvariants rejects each illegal combination, naming the rule.
+TEST(InvariantTest, RejectsIllegalCombinations) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 100});
+  Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {64, 7});
+  Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 7});
+  DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &idx.desc, &out.desc, 1};
+  Plan fused;
+  ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER_ELEMENTS, &ge}, false, &fused).ok());
+  ASSERT_EQ(fused.strategy, Strategy::kFusedRowGather);
+  ASSERT_TRUE(CheckPlanInvariants(fused).ok());
+  auto rejects = [](const Plan& plan, const char* rule) {
+    const Status s = CheckPlanInvariants(plan);
+    EXPECT_EQ(s.code(), StatusCode::kInternal) << rule;
+    EXPECT_NE(s.message().find(rule), std::string::npos) << s.message();
+  };
+  Plan bad = fused;
+  bad.strategy = Strategy::kIndexedBlocks;  // a block strategy on element rows
+  rejects(bad, "needs shape K3 block gather");
+  bad = fused;
+  bad.gather_row = nullptr;
+  rejects(bad, "fused row gather without gather_row");
+  bad = fused;
+  bad.merge_runs = true;
+  rejects(bad, "merge_runs with strategy fused row gather");
+  bad = fused;
+  bad.prefetch.input_stream = true;  // element gathers take no input-stream prefetch
+  rejects(bad, "input-stream prefetch with strategy fused row gather");
+  bad = fused;
+  bad.prefetch.next_row_items = true;
+  rejects(bad, "next-row item prefetch with strategy fused row gather");
+  bad = fused;
+  bad.pack_bytes = 4096;
+  rejects(bad, "pack_bytes 4096 with strategy fused row gather");
+
+  Tensor slice_in(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 64});
+  Tensor slice_out(DML_TENSOR_DATA_TYPE_FLOAT32, {64, 32});
+  Plan rows = CompileSlice1(slice_in, slice_out, {0, 0}, {64, 32}, {1, 1});
+  ASSERT_EQ(rows.strategy, Strategy::kRowsOfRuns);
+  bad = rows;
+  bad.shape = KernelShape::kStridedInner;  // the loops still classify as rows of runs
+  rejects(bad, "shape K2 strided inner dimension, but the loops classify as K1");
+  bad = rows;
+  bad.tiling = Tiling::kTransposeTiles;
+  rejects(bad, "tiling 2-D transpose tiles with strategy rows of runs");
+  Plan strided = CompileSlice1(slice_in, slice_out, {0, 0}, {64, 64}, {1, 2});
+  ASSERT_EQ(strided.strategy, Strategy::kStridedRows);
+  bad = strided;
+  bad.loops[bad.loop_count - 1].out_stride_bytes = 8;  // a strided output row...
+  bad.store.non_temporal = true;                       // ...cannot stream
+  rejects(bad, "non-temporal stores need a contiguous output row");
+  bad = rows;
+  bad.partition.align_units = 3;  // 64 rows do not split in blocks of 3
+  rejects(bad, "must be whole multiples of the alignment");
 }
 
 TEST(BufferSizeTest, WorkedNumbersFromTheSpec) {

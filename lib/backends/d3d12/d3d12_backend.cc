@@ -153,8 +153,8 @@ D3D12_RESOURCE_BARRIER UavBarrier(ID3D12Resource* resource) {
   return barrier;
 }
 
-// Copies of the caller's descriptor with the two DirectML bugs of spec section 12 avoided by an
-// equivalent descriptor. Valid as long as the caller's descriptor and this object live.
+// Copies of the caller's descriptor with the two DirectML bugs of
+// docs/semantics.md#observed-directml-behaviour avoided by an equivalent descriptor. Valid as long as the caller's descriptor and this object live.
 class WorkaroundDesc {
  public:
   WorkaroundDesc(const DML_OPERATOR_DESC& desc, bool raw) : desc_(desc) {
@@ -260,7 +260,8 @@ class Context {
   uint64_t upload_bytes_ = 0, default_bytes_ = 0, readback_bytes_ = 0, temporary_bytes_ = 0;
   uint8_t* upload_map_ = nullptr;
   // Operators are kept alive for the context's lifetime: under wine, CompileOperator crashed
-  // occasionally after earlier operators had been released (spec section 12).
+  // occasionally after earlier operators had been released
+  // (docs/semantics.md#observed-directml-behaviour).
   std::vector<ComPtr<IDMLOperator>> kept_operators_;
   // DMLCPU_D3D12_RAW_DIRECTML=1 (diagnostics only): pass descriptors to DirectML unchanged,
   // DirectML bugs included.
@@ -457,14 +458,14 @@ StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* nati
 
 StatusOr<std::shared_ptr<const Operator>> Compile(const std::shared_ptr<Context>& context,
                                                   const DML_OPERATOR_DESC& desc,
-                                                  const Plan& plan) {
+                                                  const Program& program) {
   Context& c = *context;
   auto op = std::make_shared<Operator>();
   op->context = context;
-  op->input_count = plan.input_count;
-  op->input_bytes[0] = plan.geometry.input.total_bytes;
-  op->input_bytes[1] = plan.geometry.indices.total_bytes;
-  op->output_bytes = plan.geometry.output.total_bytes;
+  op->input_count = program.input_count;
+  op->input_bytes[0] = program.geometry.input.total_bytes;
+  op->input_bytes[1] = program.geometry.indices.total_bytes;
+  op->output_bytes = program.geometry.output.total_bytes;
 
   std::lock_guard<std::mutex> lock(c.mutex_);
   ComPtr<IDMLOperator> dml_op;

@@ -24,11 +24,11 @@ class Operator;  // IDMLCompiledOperator + its persistent resource
 StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* native_queue,
                                                  bool require_hardware, std::string* description);
 
-// CreateOperator + CompileOperator + initialisation (dispatched and waited for). `plan` is the
-// CPU backend's plan of the same descriptor, already validated.
+// CreateOperator + CompileOperator + initialisation (dispatched and waited for). `program` is the
+// CPU backend's program of the same descriptor, already validated.
 StatusOr<std::shared_ptr<const Operator>> Compile(const std::shared_ptr<Context>& context,
                                                   const DML_OPERATOR_DESC& desc,
-                                                  const Plan& plan);
+                                                  const Program& program);
 
 // Host buffers: uploads inputs and the output's current bytes (so stride gaps keep them),
 // dispatches, waits, reads the output back. Bindings already checked by the caller.

@@ -1,6 +1,6 @@
 // DirectML's COM interfaces and binding structs for the D3D12 backend. With MSVC and the Windows
 // SDK the real DirectML.h is used; mingw has none, so the declarations below are written from
-// the spec (directml-ops.md sections 1-3 and 6: IIDs, vtable order, signatures). Operator and
+// docs/d3d12.md#directml-interfaces (IIDs, vtable order, signatures). Operator and
 // tensor descriptor structs come from dmlcpu/dml_compat.h either way.
 #ifndef DMLCPU_BACKENDS_D3D12_DML_DECLARATIONS_H_
 #define DMLCPU_BACKENDS_D3D12_DML_DECLARATIONS_H_
@@ -85,7 +85,7 @@ static_assert(sizeof(DML_BINDING_TABLE_DESC) == 32, "DML_BINDING_TABLE_DESC layo
 static_assert(sizeof(DML_BINDING_DESC) == 16, "DML_BINDING_DESC layout");
 static_assert(sizeof(DML_BUFFER_BINDING) == 24, "DML_BUFFER_BINDING layout");
 
-// Interfaces in vtable order (spec 6.1); IUnknown supplies slots 0-2.
+// Interfaces in vtable order (docs/d3d12.md#directml-interfaces); IUnknown supplies slots 0-2.
 struct IDMLObject : public IUnknown {
   virtual HRESULT STDMETHODCALLTYPE GetPrivateData(REFGUID guid, UINT* data_size, void* data) = 0;
   virtual HRESULT STDMETHODCALLTYPE SetPrivateData(REFGUID guid, UINT data_size,
@@ -157,7 +157,8 @@ namespace dmlcpu {
 namespace internal {
 namespace d3d12 {
 
-// IIDs from spec 6.1 (kept here so both header flavours use the same constants).
+// IIDs from docs/d3d12.md#directml-interfaces (kept here so both header flavours use the same
+// constants).
 constexpr GUID kIidIdmlDevice = {0x6dbd6437, 0x96fd, 0x423f,
                                  {0xa9, 0x8c, 0xae, 0x5e, 0x7c, 0x2a, 0x57, 0x3f}};
 constexpr GUID kIidIdmlOperator = {0x26caae7a, 0x3081, 0x4633,

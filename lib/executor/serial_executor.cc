@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+// The serial splitter of portable builds (DMLCPU_PORTABLE, e.g. targets without oneTBB):
+// every step runs its units on the calling thread, and the device says so (max_concurrency 1:
+// plans then follow the single-thread store policy, scratch pools hold 3 slots).
+#include "executor/executor.h"
+
+namespace dmlcpu {
+namespace internal {
+
+struct Executor::Pool {};
+
+Executor::Executor(uint32_t max_threads, void* borrowed_arena) {
+  (void)max_threads;
+  (void)borrowed_arena;
+  threads_ = 1;
+}
+
+Executor::~Executor() = default;
+
+void Executor::Run(const Plan& plan, const ExecArgs& args) const {
+  RunUnits(plan, args, 0, plan.partition.unit_count);
+}
+
+}  // namespace internal
+}  // namespace dmlcpu
