@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Checks the repository's references to its own documentation. Fails (exit 1), naming
 # file:line, when a file of the repository (git ls-files, plus untracked files git does not
-# ignore):
+# ignore; every file outside a git checkout):
 #   - mentions the path ../shared (documents outside the repository);
 #   - cites "spec section", "spec §" or "design.md section" (the old external documents: cite
 #     docs/semantics.md#<anchor> or docs/design.md#<anchor> instead, or state the fact);
@@ -24,7 +24,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Every file of the repository that exists in the working tree.
-(git ls-files; git ls-files --others --exclude-standard) | sort -u | while IFS= read -r f; do
+# Outside a git checkout (an exported tree), every file but build outputs and caches.
+list_files() {
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    git ls-files; git ls-files --others --exclude-standard
+  else
+    find . -type f ! -path './.git/*' ! -path './build/*' ! -path './.cache/*' | sed 's|^\./||'
+  fi
+}
+list_files | sort -u | while IFS= read -r f; do
   [[ -f "$f" ]] && printf '%s\n' "$f"
 done > "$tmp/all"
 if [[ $# -gt 0 ]]; then printf '%s\n' "$@" > "$tmp/files"; else cp "$tmp/all" "$tmp/files"; fi
