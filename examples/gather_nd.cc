@@ -4,7 +4,8 @@
 #include "dmlcpu/dmlcpu.h"
 
 int main() {
-  // Spec ND1-2: 3 batches of 2x2; each batch picks two (row, col) tuples.
+  // Example ND1-2 of docs/semantics.md#gather_nd1: 3 batches of 2x2; each batch picks two
+  // (row, col) tuples.
   UINT in_sizes[] = {1, 3, 2, 2}, idx_sizes[] = {1, 3, 2, 2}, out_sizes[] = {1, 1, 3, 2};
   DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 4, in_sizes,
                                nullptr, 48, 0};

@@ -1,4 +1,4 @@
-// Runs GATHER spec vector G2 through the C++ API of an installed dmlcpu.
+// Runs GATHER example G2 (docs/semantics.md#gather) through the C++ API of an installed dmlcpu.
 // Returns non-zero on any mismatch.
 #include <cstdint>
 #include <cstdio>

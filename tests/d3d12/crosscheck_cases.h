@@ -40,7 +40,8 @@ struct Case {
   std::vector<uint32_t> window_offsets, window_sizes, slice_strides;
   std::vector<int32_t> window_strides;
   std::vector<uint8_t> input_bytes, indices_bytes, output_init;
-  // Non-empty when spec section 12 lists a DirectML bug for this descriptor.
+  // Non-empty when docs/semantics.md#observed-directml-behaviour lists a DirectML bug for this
+  // descriptor.
   std::string known_directml_bug;
 
   // Descriptor storage (filled by BuildDesc).

@@ -1,4 +1,4 @@
-// Planner unit tests: each transform with worked examples (design.md section 3).
+// Planner unit tests: each transform with worked examples (docs/design.md#canonical-form).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -483,7 +483,7 @@ TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
 }
 
 TEST(CanonicalTest, GatherNdTuplesBecomeComponents) {
-  // Input {1,2,2,2}, r = 3, indices {1,1,2,2}, q = 2 (spec ND-2): out[y,x] = in[i0, i1, x].
+  // Input {1,2,2,2}, r = 3, indices {1,1,2,2}, q = 2 (example ND-2): out[y,x] = in[i0, i1, x].
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 2, 2});
   Tensor idx(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 2, 2});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});
