@@ -4,8 +4,9 @@
 # file:line, when a file of the repository (git ls-files, plus untracked files git does not
 # ignore; every file outside a git checkout):
 #   - mentions the path ../shared (documents outside the repository);
-#   - cites "spec section", "spec §" or "design.md section" (the old external documents: cite
-#     docs/semantics.md#<anchor> or docs/design.md#<anchor> instead, or state the fact);
+#   - cites "spec section", "spec §", "spec <N.N>", directml-ops.md or "design.md section" (the old
+#     external documents: cite docs/semantics.md#<anchor> or docs/design.md#<anchor> instead, or
+#     state the fact);
 #   - cites docs/<file>.md#<anchor> where docs/<file>.md does not exist or has no heading whose
 #     GitHub slug is <anchor>, or names a docs/<file>.md that does not exist;
 #   - (Markdown files) links a relative target that does not exist, or an #anchor that the
@@ -91,7 +92,8 @@ while IFS= read -r f; do
     done < <(grep -nF '../shared' "$f" || true)
     while IFS=: read -r line text; do
       report "$f" "$line" "cites the old spec or design notes: $(sed -E 's/^[[:space:]]+//' <<<"$text" | cut -c1-100)"
-    done < <(grep -niE 'spec (section|§)|design\.md section' "$f" || true)
+    done < <(grep -niE 'spec (section|§)|\bspec [0-9]+(\.[0-9]+)*\b|directml-ops\.md|design\.md section' "$f" ||
+             true)
   fi
 
   # docs/<file>.md[#anchor] anywhere in the file.
