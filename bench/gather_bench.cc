@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1.
 //
 // Shapes come from the models that produce them (all indices INT64, as ONNX models carry them,

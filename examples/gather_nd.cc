@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The README's usage example: a GATHER_ND1 built from plain DirectML structs, run on the CPU.
 #include <cstdio>
 

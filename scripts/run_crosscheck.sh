@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The D3D12 path against real DirectML (under wine), cross-checked with the native CPU backend:
 #   1. scripts/setup_wine.sh (wine, mingw, DirectML.dll, private Mesa 25 lavapipe, wine prefix);
 #   2. the mingw cross build (preset "mingw") and the native comparer;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks the documentation's references (scripts/check_docs.sh), then builds and runs every test
 # on a fresh Debian 12 machine (installs missing packages first): the release preset, then asan
 # (AddressSanitizer + UndefinedBehaviorSanitizer), then tsan (ThreadSanitizer, 200 random cases

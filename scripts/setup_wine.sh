@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up everything needed to run dmlcpu's D3D12 backend on real DirectML under wine
 # (recipe: docs/d3d12.md#real-directml-under-wine). Idempotent; caches under .cache/wine/
 # (git-ignored).

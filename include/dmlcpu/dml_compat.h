@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dmlcpu — DirectML-compatible declarations.
  *
  * The enums and structs an application hands to DirectML, with DirectML's names, numeric

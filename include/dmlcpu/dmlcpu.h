@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu — C++ API: compile a DirectML operator descriptor once, execute it many times on the CPU.
 //
 //   dmlcpu::Device device;                                  // all cores

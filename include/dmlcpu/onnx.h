@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu — ONNX adapter: an ONNX node (attributes, input shapes and element types as plain C++
 // values) -> the DirectML operator descriptor that dmlcpu (or real DirectML) executes.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* c_api_test — drives the dmlcpu C ABI from plain C99 (built with -std=c99 -pedantic).
  *
  * Covers: device creation (0, 1, 2 threads); compile + execute of GATHER, SLICE1 and GATHER_ND1

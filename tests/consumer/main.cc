@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs GATHER example G2 (docs/semantics.md#gather) through the C++ API of an installed dmlcpu.
 // Returns non-zero on any mismatch.
 #include <cstdint>

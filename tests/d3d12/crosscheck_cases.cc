@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "d3d12/crosscheck_cases.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded random cases for the DirectML cross-check, identical on every platform: the Windows
 // runner (real DirectML through the D3D12 backend, under wine) and the native Linux comparer
 // (CPU backend) regenerate the same bytes from the same (seed, index).

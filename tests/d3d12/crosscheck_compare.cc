@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linux side of the cross-check: regenerates the cases of a seeded run, executes each on the
 // native CPU backend and on the naive reference, and compares with the DirectML records the
 // Windows runner wrote.

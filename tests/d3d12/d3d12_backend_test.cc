@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The D3D12 backend and backend selection, without GTest (it also runs as a Windows program
 // under wine). Modes:
 //   d3d12: real DirectML must be present. Every worked example of

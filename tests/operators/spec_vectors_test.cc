@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every worked example of docs/semantics.md#worked-examples (with the resolutions of
 // docs/semantics.md#errata), the out-of-range example of
 // docs/semantics.md#observed-directml-behaviour, and the size numbers of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Naive reference implementation of the six data-movement operators dmlcpu executes, written
 // straight from the pseudocode of docs/semantics.md (#gather to #slice1): for every output
 // coordinate, compute the input coordinate, then copy one element through the element strides.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Planner unit tests: each transform with worked examples (docs/design.md#canonical-form).
 #include <cstdint>
 #include <string>

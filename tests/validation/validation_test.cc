@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation tests: one test per rule of docs/semantics.md#validation (plus the Execute checks and
 // the strict index policy). Each test builds a valid descriptor, breaks exactly one thing, and
 // checks the StatusCode and that the message names the operator, the field (with its dimension
