@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — the shared main: registers every operator family, then runs Google
 // Benchmark. Defaults suited to a small machine (override on the command line):
 //   --benchmark_min_time=0.2   seconds per case (Google Benchmark 1.7: a plain number)

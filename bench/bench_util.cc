@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — shared plumbing (see bench_util.h).
 #include "bench_util.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — shared plumbing: owning DirectML descriptors, aligned buffers, the index
 // generator shared with bench/peers/peers.py, and the runner that times one case.
 //

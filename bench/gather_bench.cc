@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1.
 //
 // Shapes come from the models that produce them (all indices INT64, as ONNX models carry them,
@@ -66,7 +67,7 @@ struct GatherParams {
   std::function<std::vector<int64_t>()> make_indices;
 };
 
-// GATHER, with the source mapping written from the spec's pseudocode (section 5.1).
+// GATHER, with the source mapping written from the pseudocode of docs/semantics.md#gather.
 std::unique_ptr<CaseData> MakeGatherCase(const GatherParams& p) {
   auto data = std::make_unique<CaseData>();
   const Tensor* input = data->AddTensor(p.data_type, p.input_sizes);
@@ -97,7 +98,7 @@ std::unique_ptr<CaseData> MakeGatherCase(const GatherParams& p) {
 }
 
 // GATHER_ELEMENTS on a square fp32 matrix into out_rows output rows (out_rows = side: square),
-// with random INT64 indices (spec section 5.2).
+// with random INT64 indices (docs/semantics.md#gather_elements).
 std::unique_ptr<CaseData> MakeGatherElementsCase(uint32_t side, uint32_t axis, uint64_t seed,
                                                  uint32_t out_rows) {
   auto data = std::make_unique<CaseData>();
@@ -134,7 +135,8 @@ struct GatherNdParams {
   std::function<std::vector<int64_t>()> make_indices;
 };
 
-// GATHER_ND / GATHER_ND1 on fp32 data, mapping from the spec's pseudocode (section 5.3).
+// GATHER_ND / GATHER_ND1 on fp32 data, mapping from the pseudocode of
+// docs/semantics.md#gather_nd1.
 std::unique_ptr<CaseData> MakeGatherNdCase(const GatherNdParams& p) {
   auto data = std::make_unique<CaseData>();
   const Tensor* input = data->AddTensor(kFp32, p.input_sizes);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — memcpy and non-temporal-copy baselines (see roofline.h).
 #include "roofline.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — the memory roofline: two pure copies of a byte count, measured in the same
 // binary and run as the operator under test, split across the same number of threads.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Does run merging cost anything on random ids? The best SIMD set's gather_blocks with
 // merge_runs (looks for runs of adjacent sources) against the same call without (copies every
 // block), on the same layout, on random offsets (no runs to find) and on sorted runs, for small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu benchmarks — SLICE / SLICE1 (strided slices, flips, strided views).
 //
 // Shapes come from the models that produce them:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cross-compiling for 64-bit Windows with Debian's mingw-w64 (posix thread model, for
 # std::thread / std::mutex). Executables are linked statically so they run under wine (and on
 # Windows) without the mingw runtime DLLs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The README's ONNX adapter example: an ONNX Slice node, y = x[:, ::-2], run through dmlcpu.
 #include <cstdint>
 #include <cstdio>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what dmlcpu needs on Debian 12, only what is missing. Needs root (or sudo).
 #   scripts/deps.sh          build + test dependencies
 #   scripts/deps.sh bench    also the benchmark peers and chart (NumPy, matplotlib, PyTorch)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs dmlcpu's benchmark suite next to the copy roofline and the peers (NumPy, PyTorch), prints
 # one side-by-side table and writes docs/bench.md + docs/bench.png. Works on a fresh Debian 12
 # machine: installs what is missing first (root, or sudo).

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The D3D12 path against real DirectML (under wine), cross-checked with the native CPU backend:
 #   1. scripts/setup_wine.sh (wine, mingw, DirectML.dll, private Mesa 25 lavapipe, wine prefix);
 #   2. the mingw cross build (preset "mingw") and the native comparer;
-#   3. spec section 5 examples through Backend::kD3D12, and kAuto falling back to the CPU when
-#      DirectML.dll is absent from the exe's directory or there is no adapter;
+#   3. the worked examples of docs/semantics.md#worked-examples through Backend::kD3D12, and
+#      kAuto falling back to the CPU when DirectML.dll is absent from the exe's directory or
+#      there is no adapter;
 #   4. CROSSCHECK_CASES (default 2400) seeded random cases through DirectML and the CPU backend.
 # Fails loudly when anything cannot be set up; it never skips.
 #   Usage: bash scripts/run_crosscheck.sh   (env: CROSSCHECK_SEED, CROSSCHECK_CASES)
@@ -49,8 +51,8 @@ run_wine() {
   xvfb-run -a -s "-screen 0 640x480x24 -nolisten tcp" wine "$@"
 }
 
-echo "run_crosscheck: spec examples through the D3D12 backend (real DirectML)"
-(cd "$run_dir" && run_wine ./d3d12_backend_test.exe d3d12) || die "spec examples on DirectML"
+echo "run_crosscheck: worked examples through the D3D12 backend (real DirectML)"
+(cd "$run_dir" && run_wine ./d3d12_backend_test.exe d3d12) || die "worked examples on DirectML"
 echo "run_crosscheck: kAuto without DirectML.dll (Windows build)"
 (cd "$no_dml_dir" && run_wine ./d3d12_backend_test.exe cpu) || die "kAuto fallback under wine"
 echo "run_crosscheck: kAuto on the native build"
@@ -68,7 +70,8 @@ while (( next < cases )); do
     status=$?
   (( status == 0 )) && break
   (( status == 3 )) && die "crosscheck_runner could not start DirectML"
-  # A crash inside DirectML under wine (spec section 12): report the case, resume after it.
+  # A crash inside DirectML under wine (docs/semantics.md#observed-directml-behaviour): report the
+  # case, resume after it.
   at=$(cat "$records.next")
   if (( at >= cases )); then
     echo "run_crosscheck: DirectML crashed while shutting down (exit $status), after every case"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer fuzzers (tests/fuzz) with clang 14 + ASan + UBSan (the "fuzz" preset,
 # build/fuzz) and runs each for a bounded time over its seed corpus. Fails on any finding; the
 # crashing input is left in build/fuzz-work/<fuzzer>/ (copy it to tests/fuzz/regressions/<fuzzer>/

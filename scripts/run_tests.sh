@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Builds and runs every test on a fresh Debian 12 machine (installs missing packages first):
-# the release preset, then asan (AddressSanitizer + UndefinedBehaviorSanitizer), then tsan
-# (ThreadSanitizer, 200 random cases per operator; tests/README.md "ThreadSanitizer").
+# SPDX-License-Identifier: Apache-2.0
+# Checks the documentation's references (scripts/check_docs.sh), then builds and runs every test
+# on a fresh Debian 12 machine (installs missing packages first): the release preset, then asan
+# (AddressSanitizer + UndefinedBehaviorSanitizer), then tsan (ThreadSanitizer, 200 random cases
+# per operator; tests/README.md "ThreadSanitizer").
 #   scripts/run_tests.sh                 release + asan + tsan
 #   DMLCPU_PRESETS="release" scripts/run_tests.sh    only some presets
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "=== documentation references (scripts/check_docs.sh)"
+bash scripts/check_docs.sh
 bash scripts/deps.sh
 jobs=$(nproc)
 presets=${DMLCPU_PRESETS:-"release asan tsan"}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up everything needed to run dmlcpu's D3D12 backend on real DirectML under wine
-# (recipe: shared/d3d12/README.md). Idempotent; caches under .cache/wine/ (git-ignored).
+# (recipe: docs/d3d12.md#real-directml-under-wine). Idempotent; caches under .cache/wine/
+# (git-ignored).
 #   - apt packages: wine, mingw-w64, Xvfb, Mesa's Vulkan drivers;
 #   - DirectML.dll from the onnxruntime-node npm package;
 #   - Mesa 25 lavapipe from bookworm-backports, unpacked into a private folder with a private

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Dependency discovery for dmlcpu. Everything comes from the system (Debian 12 packages:
 # libhwy-dev, libtbb-dev, libgtest-dev, libbenchmark-dev), found in CONFIG mode. No source is
 # vendored and nothing is downloaded: if a package is missing, configuration stops with the

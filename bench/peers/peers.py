@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """dmlcpu benchmarks -- the same cases in NumPy and PyTorch (the peers).
 
 Every case of bench/slice_bench.cc and bench/gather_bench.cc (except Compile latency) with the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Summarises several full runs of scripts/run_benchmarks.sh as ranges, one row per case: the
 README's highlights table ("lo-hi" over the runs, one thread / all threads).
 

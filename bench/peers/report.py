@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """dmlcpu benchmarks -- merges dmlcpu_bench's JSON with peers.py's JSON into one table and a chart.
 
   /usr/bin/python3 bench/peers/report.py --dmlcpu dmlcpu.json --peers peers.json \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dmlcpu — DirectML-compatible declarations.
  *
  * The enums and structs an application hands to DirectML, with DirectML's names, numeric
@@ -377,7 +378,8 @@ typedef struct DML_GATHER_ND1_OPERATOR_DESC {
 
 #endif /* !defined(DIRECTML_H) */
 
-/* Layout checks: DirectML's x64 ABI (spec sections 2.1 and 3.3). Hold for the real header too. */
+/* Layout checks: DirectML's x64 ABI (docs/semantics.md#tensor-descriptions and
+ * docs/semantics.md#operator-descriptions). Hold for the real header too. */
 #if defined(__cplusplus)
 #define DMLCPU_LAYOUT_CHECK(name, cond) static_assert(cond, #name)
 #else

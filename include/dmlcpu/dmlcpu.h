@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu — C++ API: compile a DirectML operator descriptor once, execute it many times on the CPU.
 //
 //   dmlcpu::Device device;                                  // all cores
@@ -154,13 +155,13 @@ class DMLCPU_API Device {
   Device(Device&&) noexcept;
   Device& operator=(Device&&) noexcept;
 
-  // Validates `desc` against every constraint of the spec and builds the plan. Everything the
-  // plan needs is copied: the caller may free the descriptor (and its arrays) right after.
+  // Validates `desc` against every constraint of docs/semantics.md and builds the plan. Everything
+  // the plan needs is copied: the caller may free the descriptor (and its arrays) right after.
   // Plans that gather from packed input strips (GATHER_ELEMENTS along an outer axis of a large
   // input) also get their scratch here, so that Execute never allocates: max_concurrency() + 2
-  // slots of at most 1 MiB each, 16 MiB in all, held by the CompiledOperator. The plan is made
-  // for this device: its store policy depends on max_concurrency() (a single-thread device
-  // streams some outputs that several threads write faster with regular stores).
+  // slots of at most 1 MiB each, 16 MiB in all, held by the CompiledOperator. The plan is made for
+  // this device: its store policy depends on max_concurrency() (a single-thread device streams some
+  // outputs that several threads write faster with regular stores).
   StatusOr<CompiledOperator> Compile(const DML_OPERATOR_DESC& desc,
                                      const CompileOptions& options = CompileOptions()) const;
 

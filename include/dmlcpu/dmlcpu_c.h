@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dmlcpu — C ABI, for engines in other languages. Plain C99.
  *
  * Thread-safety: a device may compile from several threads at once; an operator may execute

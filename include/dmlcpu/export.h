@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dmlcpu — symbol visibility of the public API (C and C++). */
 #ifndef DMLCPU_EXPORT_H_
 #define DMLCPU_EXPORT_H_

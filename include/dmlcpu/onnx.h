@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu — ONNX adapter: an ONNX node (attributes, input shapes and element types as plain C++
 // values) -> the DirectML operator descriptor that dmlcpu (or real DirectML) executes.
 //
@@ -16,8 +17,8 @@
 //               {{out_ptr, node->output_bytes()}});
 //
 // Every DirectML tensor has DimensionCount N = max(ranks of the node's tensors, 1), right-aligned
-// with leading 1s (spec section 2.1); attribute axes are shifted by the padding. Ranks above 8
-// are refused (kUnsupported).
+// with leading 1s (docs/semantics.md#right-alignment); attribute axes are shifted by the padding.
+// Ranks above 8 are refused (kUnsupported).
 //
 // Empty outputs: DirectML cannot express a tensor with a 0-size dimension. When the ONNX output
 // has one (e.g. Slice with start >= end, Gather with empty indices), the adapter succeeds with

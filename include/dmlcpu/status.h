@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu — the one error model of the public API.
 #ifndef DMLCPU_STATUS_H_
 #define DMLCPU_STATUS_H_

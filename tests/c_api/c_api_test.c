@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* c_api_test — drives the dmlcpu C ABI from plain C99 (built with -std=c99 -pedantic).
  *
  * Covers: device creation (0, 1, 2 threads); compile + execute of GATHER, SLICE1 and GATHER_ND1
- * spec vectors (spec section 5); the error paths (invalid descriptor, strict out-of-range index,
- * short buffers, NULL arguments to every function); destroying device and operator in both
- * orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe.
+ * worked examples (docs/semantics.md#worked-examples); the error paths (invalid descriptor, strict
+ * out-of-range index, short buffers, NULL arguments to every function); destroying device and
+ * operator in both orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe.
  * Prints "<passed> passed, <failed> failed" and exits non-zero on any failure. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thread-safety and embedding tests (issue 5): one CompiledOperator executed by many threads at
 // once, many devices at once, Execute inside a caller's tbb::task_arena with a concurrency limit
 // and from inside the caller's own parallel_for, and max_threads = 1 starting no threads at all.

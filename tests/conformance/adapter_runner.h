@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper shared by the ONNX adapter suites: runs an adapted node on host tensors, with every
 // binding packed or laid out with caller-chosen (padded) strides, and checks that nothing but
 // the output's elements was written.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomised tests of the ONNX adapter (dmlcpu/onnx.h) through dmlcpu, against models of the
 // ONNX operators written here independently of the adapter: no windows, no rank padding, just
 // the ONNX definitions walked element by element.

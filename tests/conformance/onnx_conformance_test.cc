@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ONNX backend node tests (libonnx-testdata, ONNX 1.12) through the ONNX adapter and dmlcpu.
 //
 // Every case directory whose name starts with test_gather (Gather, GatherElements, GatherND) or

@@ -1,4 +1,6 @@
-/* Runs GATHER spec vector G1 through the C ABI of an installed dmlcpu (plain C99).
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs GATHER example G1 (docs/semantics.md#gather) through the C ABI of an installed dmlcpu
+ * (plain C99).
  * Returns non-zero on any mismatch. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
-// Runs GATHER spec vector G2 through the C++ API of an installed dmlcpu.
+// SPDX-License-Identifier: Apache-2.0
+// Runs GATHER example G2 (docs/semantics.md#gather) through the C++ API of an installed dmlcpu.
 // Returns non-zero on any mismatch.
 #include <cstdint>
 #include <cstdio>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # ctest driver for the find_package consumer (cmake -P). Installs the already-built dmlcpu from
 # BINARY_DIR into WORK_DIR/prefix, configures and builds tests/consumer against that prefix, and
 # runs both consumer executables. Any failing step is a FATAL_ERROR (a failed test).

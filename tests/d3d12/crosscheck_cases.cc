@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "d3d12/crosscheck_cases.h"
 
 #include <algorithm>
@@ -232,7 +233,7 @@ bool ChooseShapes(Rng& rng, Case* c) {
       }
       if (n + k - 1 > 8 && k - 1 > c->axis) {
         c->known_directml_bug = "GATHER with N + IndexDimensions - 1 > 8 and IndexDimensions - 1 "
-                                "> Axis (spec section 12)";
+                                "> Axis (docs/semantics.md#observed-directml-behaviour)";
       }
       return true;
     }
@@ -285,7 +286,8 @@ bool ChooseShapes(Rng& rng, Case* c) {
       c->window_strides.resize(n);
       const bool shrink_output = rng.Chance(10);
       // Most of those get a whole-dimension window at stride +1 in the dim `whole_dim`, whose
-      // output keeps fewer elements (spec section 12's SLICE1 bug), some in every other dim too.
+      // output keeps fewer elements (DirectML's SLICE1 bug,
+      // docs/semantics.md#observed-directml-behaviour), some in every other dim too.
       const uint32_t whole_dim = shrink_output && rng.Chance(70) ? rng.Range(0, n - 1) : n;
       const bool all_whole = whole_dim < n && rng.Chance(50);
       for (uint32_t d = 0; d < n; ++d) {
@@ -308,7 +310,7 @@ bool ChooseShapes(Rng& rng, Case* c) {
                                                                : count;
         if (offset == 0 && size == in.sizes[d] && stride == 1 && c->output.sizes[d] < count) {
           c->known_directml_bug = "SLICE1 whose whole-dimension window at stride +1 keeps fewer "
-                                  "output elements (spec section 12)";
+                                  "output elements (docs/semantics.md#observed-directml-behaviour)";
         }
       }
       return true;

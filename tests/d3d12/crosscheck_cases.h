@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seeded random cases for the DirectML cross-check, identical on every platform: the Windows
 // runner (real DirectML through the D3D12 backend, under wine) and the native Linux comparer
 // (CPU backend) regenerate the same bytes from the same (seed, index).
@@ -40,7 +41,8 @@ struct Case {
   std::vector<uint32_t> window_offsets, window_sizes, slice_strides;
   std::vector<int32_t> window_strides;
   std::vector<uint8_t> input_bytes, indices_bytes, output_init;
-  // Non-empty when spec section 12 lists a DirectML bug for this descriptor.
+  // Non-empty when docs/semantics.md#observed-directml-behaviour lists a DirectML bug for this
+  // descriptor.
   std::string known_directml_bug;
 
   // Descriptor storage (filled by BuildDesc).

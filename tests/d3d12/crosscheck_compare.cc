@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linux side of the cross-check: regenerates the cases of a seeded run, executes each on the
 // native CPU backend and on the naive reference, and compares with the DirectML records the
 // Windows runner wrote.
@@ -8,10 +9,10 @@
 // Per case: the CPU backend must equal the reference (dmlcpu's own rule, always). DirectML must
 // have run and written every output element and nothing else (sentinel). In-range cases must be
 // byte-identical to the CPU. Out-of-range cases: DirectML clamps the read address, dmlcpu each
-// coordinate (spec section 12), so only "DirectML ran" is required. Descriptors of the two
-// DirectML bugs of section 12, and cases DirectML crashed on under wine, are reported, not
-// counted as failures of either side; the D3D12 backend avoids the two bugs with equivalent
-// descriptors, so without --raw those cases must be byte-identical too.
+// coordinate (docs/semantics.md#observed-directml-behaviour), so only "DirectML ran" is
+// required. Descriptors of the two DirectML bugs listed there, and cases DirectML crashed on under
+// wine, are reported, not counted as failures of either side; the D3D12 backend avoids the two bugs
+// with equivalent descriptors, so without --raw those cases must be byte-identical too.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,11 +201,11 @@ int main(int argc, char** argv) {
   std::printf(")\n");
   std::printf("  out-of-range indices (DirectML ran; CPU follows dmlcpu's rule): %llu\n",
               static_cast<unsigned long long>(out_of_range));
-  std::printf("  in range, in a DirectML bug class of spec section 12 (the D3D12 backend's "
+  std::printf("  in range, in a known DirectML bug class (the D3D12 backend's "
               "equivalent descriptor; byte-identical): %llu\n",
               static_cast<unsigned long long>(known_bug));
   if (raw) {
-    std::printf("  DirectML bug of spec section 12 reproduced (--raw; reported): %llu\n",
+    std::printf("  known DirectML bug reproduced (--raw; reported): %llu\n",
                 static_cast<unsigned long long>(known_bug_differ));
   }
   std::printf("  DirectML crashes under wine (reported): %llu\n",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The file format between the Windows runner (DirectML results) and the Linux comparer: one
 // record per case, little-endian: u64 case index, u32 status code (0 = ok), u32 message length,
 // message bytes, u64 output length, output bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Windows side of the cross-check: runs cases [begin, end) of a seeded run through real DirectML
 // (dmlcpu's D3D12 backend) and appends one record per case to a file. After each case it
 // rewrites `<file>.next` with the next case index, so the driver script can resume after a crash

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer entry point: any descriptor of the six operators through Compile, and Execute +
 // reference comparison when it compiles. See fuzz_harness.h.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer entry point: valid descriptors, hostile bindings. See fuzz_harness.h.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fuzz harnesses, shared by the libFuzzer entry points (compile_fuzzer.cc, execute_fuzzer.cc)
 // and by the regression test that replays tests/fuzz/regressions/* and the seed corpus in the
 // normal test build (fuzz_regression_test.cc).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replays every file of tests/fuzz/regressions/<fuzzer>/ and tests/fuzz/corpus/<fuzzer>/ through
 // the fuzz harnesses (fuzz_harness.h) without libFuzzer, so the normal release and asan builds
 // keep every past finding and the seed corpus green. A finding aborts the test process.

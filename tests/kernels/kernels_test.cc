@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-target kernel tests: every KernelSet from AllSupportedKernels() must match ScalarKernels()
 // byte for byte, and must touch nothing outside the addressed elements.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integer limits (issue 5): element counts beyond 2^31 and 2^32 through broadcast (0) strides,
 // index values near 2^32 and 2^64, byte spans that overflow 64 bits and TotalTensorSizeInBytes
 // near 2^64. Every case either plans and runs correctly (checked against the naive reference) or

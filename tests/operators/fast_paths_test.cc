@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planner's fast paths, each forced by shape and checked byte for byte against the naive
 // reference (with guard bytes and output gaps), on 1, 2 and 8 threads:
 //  - transposed views (2-D transpose tiles) and other tiled strided reads,

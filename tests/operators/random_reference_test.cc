@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomised end-to-end tests: the library against the naive reference, byte for byte.
 //
 // Every case is drawn from a seeded generator (reproducible): ranks 1-8, every element width

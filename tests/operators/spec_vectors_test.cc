@@ -1,7 +1,10 @@
-// Every worked example of spec/directml-ops.md section 5 (with the errata resolutions the spec
-// gives), the section 12 out-of-range example, and the section 2.2 size numbers. The expected
-// outputs are the spec's; they check the library directly, and the naive reference is run on the
-// same vectors to show that it reproduces them too.
+// SPDX-License-Identifier: Apache-2.0
+// Every worked example of docs/semantics.md#worked-examples (with the resolutions of
+// docs/semantics.md#errata), the out-of-range example of
+// docs/semantics.md#observed-directml-behaviour, and the size numbers of
+// docs/semantics.md#buffer-size. The expected outputs are the documented ones; they check the
+// library directly, and the naive reference is run on the same vectors to show that it reproduces
+// them too.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -56,7 +59,7 @@ std::vector<GuardedBuffer> MakeInputs(const std::vector<const TensorDescHolder*>
   return buffers;
 }
 
-// Runs a packed spec vector on the library (serial and 8-thread devices) and on the reference,
+// Runs a packed worked example on the library (serial and 8-thread devices) and on the reference,
 // and checks both produce exactly `expected` in the output elements and leave the rest of the
 // output binding (the 4-byte rounding tail) and the guards untouched.
 template <typename T>

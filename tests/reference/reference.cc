@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "reference/reference.h"
 
 #include <cstring>
@@ -107,7 +108,7 @@ std::string MakeSliceViews(const DML_TENSOR_DESC* input_desc, const DML_TENSOR_D
   return std::string();
 }
 
-// Shared body of GATHER_ND and GATHER_ND1 (GATHER_ND is b = 0), spec section 5.3.
+// Shared body of GATHER_ND and GATHER_ND1 (GATHER_ND is b = 0), docs/semantics.md#gather_nd1.
 ReferenceResult GatherNdImpl(const DML_TENSOR_DESC* input_desc, const DML_TENSOR_DESC* indices_desc,
                              const DML_TENSOR_DESC* output_desc, uint32_t r, uint32_t q, uint32_t b,
                              const void* input, const void* indices, void* output) {

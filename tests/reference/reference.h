@@ -1,11 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
 // Naive reference implementation of the six data-movement operators dmlcpu executes, written
-// straight from the pseudocode of spec/directml-ops.md section 5: for every output coordinate,
-// compute the input coordinate, then copy one element through the element strides.
+// straight from the pseudocode of docs/semantics.md (#gather to #slice1): for every output
+// coordinate, compute the input coordinate, then copy one element through the element strides.
 //
 // Independent of the library on purpose: it includes only the DirectML-compatible declarations,
 // never lib/ headers, and favours obviousness over speed (no rank collapsing, no fast paths).
 //
-// Out-of-range indices follow dmlcpu's IndexPolicy::kClamp rule (spec section 12), per
+// Out-of-range indices follow dmlcpu's IndexPolicy::kClamp rule
+// (docs/semantics.md#out-of-range-indices), per
 // coordinate: a signed index v < 0 becomes v + D once, the result is read as an unsigned 64-bit
 // value and clamped to D - 1.
 #ifndef DMLCPU_TESTS_REFERENCE_REFERENCE_H_
@@ -36,7 +38,7 @@ std::string SizesToString(const std::vector<uint32_t>& sizes);
 // Packed row-major element strides for `sizes` (last stride 1).
 std::vector<uint32_t> PackedStrides(const std::vector<uint32_t>& sizes);
 
-// DMLCalcBufferTensorSize (spec section 2.2) in 64-bit arithmetic: the minimum
+// DMLCalcBufferTensorSize (docs/semantics.md#buffer-size) in 64-bit arithmetic: the minimum
 // TotalTensorSizeInBytes, rounded up to a multiple of 4. `strides` may be null (packed).
 // Returns 0 for a data type without a byte size.
 uint64_t MinimumTensorSizeBytes(DML_TENSOR_DATA_TYPE data_type, uint32_t dimension_count,

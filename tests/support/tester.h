@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fluent operator testers (XNNPACK style) for dmlcpu's end-to-end tests.
 //
 //   GatherTester()

@@ -503,7 +503,7 @@ TEST(CanonicalTest, GatherElementsLastAxisIsElementGather) {
 }
 
 TEST(CanonicalTest, GatherNdTuplesBecomeComponents) {
-  // Input {1,2,2,2}, r = 3, indices {1,1,2,2}, q = 2 (spec ND-2): out[y,x] = in[i0, i1, x].
+  // Input {1,2,2,2}, r = 3, indices {1,1,2,2}, q = 2 (example ND-2): out[y,x] = in[i0, i1, x].
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 2, 2});
   Tensor idx(DML_TENSOR_DATA_TYPE_UINT32, {1, 1, 2, 2});
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2});

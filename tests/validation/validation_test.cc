@@ -1,7 +1,8 @@
-// Validation tests: one test per rule of spec sections 2 and 8 (plus the Execute checks and the
-// strict index policy). Each test builds a valid descriptor, breaks exactly one thing, and checks
-// the StatusCode and that the message names the operator, the field (with its dimension where
-// there is one) and the offending value. Messages follow
+// SPDX-License-Identifier: Apache-2.0
+// Validation tests: one test per rule of docs/semantics.md#validation (plus the Execute checks and
+// the strict index policy). Each test builds a valid descriptor, breaks exactly one thing, and
+// checks the StatusCode and that the message names the operator, the field (with its dimension
+// where there is one) and the offending value. Messages follow
 //   "<OP>: <Field path> is <value>, expected <constraint>"
 // and the assertions only look for stable fragments of that form.
 //
@@ -41,7 +42,7 @@ constexpr DML_TENSOR_DATA_TYPE kI64 = DML_TENSOR_DATA_TYPE_INT64;
 constexpr DML_TENSOR_DATA_TYPE kU64 = DML_TENSOR_DATA_TYPE_UINT64;
 
 // ------------------------------------------------------------------------------------------------
-// Data types and the spec's size arithmetic (written independently of the library).
+// Data types and DirectML's size arithmetic (written independently of the library).
 
 uint32_t ElementBits(DML_TENSOR_DATA_TYPE type) {
   switch (type) {
@@ -87,8 +88,8 @@ const char* DataTypeName(DML_TENSOR_DATA_TYPE type) {
   }
 }
 
-// DMLCalcBufferTensorSize (spec section 2.2) in 128-bit arithmetic, saturated to UINT64_MAX.
-// A size of 0 counts as 1 so that tests breaking a size keep a plausible byte count.
+// DMLCalcBufferTensorSize (docs/semantics.md#buffer-size) in 128-bit arithmetic, saturated to
+// UINT64_MAX. A size of 0 counts as 1 so that tests breaking a size keep a plausible byte count.
 uint64_t RequiredBytes(DML_TENSOR_DATA_TYPE type, const std::vector<uint32_t>& sizes,
                        const std::vector<uint32_t>& strides) {
   using U128 = unsigned __int128;
@@ -498,7 +499,7 @@ void ExpectRunsAndMatches(const OpCase& c, const Device& device = DefaultDevice(
 }
 
 // ------------------------------------------------------------------------------------------------
-// Valid base cases: the spec's worked examples (section 5).
+// Valid base cases: the worked examples of docs/semantics.md#worked-examples.
 
 OpCase GatherCase() {  // G3: Axis 1, k 1.
   OpCase c;
@@ -600,7 +601,8 @@ OpCase SmallestCase(DML_OPERATOR_TYPE type) {
   return c;
 }
 
-// Right-aligns every tensor of `c` to `rank` by prepending size-1 dimensions (spec section 2.1).
+// Right-aligns every tensor of `c` to `rank` by prepending size-1 dimensions
+// (docs/semantics.md#right-alignment).
 OpCase PadToRank(OpCase c, uint32_t rank) {
   const uint32_t pad = rank - static_cast<uint32_t>(c.input.sizes.size());
   for (TensorArgs* t : {&c.input, &c.indices, &c.output}) {
@@ -732,7 +734,8 @@ TEST(CalcBufferTensorSizeTest, MatchesSpecWorkedNumbers) {
 }
 
 // ================================================================================================
-// Generic tensor rules (spec sections 2.1 and 8), for every operator and every tensor slot.
+// Generic tensor rules (docs/semantics.md#tensor-descriptions, #validation), for every operator and
+// every tensor slot.
 
 class TensorRulesTest : public ::testing::TestWithParam<DML_OPERATOR_TYPE> {
  protected:
@@ -1084,7 +1087,7 @@ TEST(TensorRulesTest, PackedElementCountAtFourGigaElementsIsRejected) {
 }
 
 // ================================================================================================
-// Index tensors (spec section 4.1) and the strict index policy.
+// Index tensors (docs/semantics.md#index-tensors) and the strict index policy.
 
 class IndexRulesTest : public ::testing::TestWithParam<DML_OPERATOR_TYPE> {
  protected:
@@ -1400,7 +1403,7 @@ TEST(OperatorTypeTest, UnimplementedDirectMLOperatorIsUnsupported) {
 }
 
 // ================================================================================================
-// GATHER (spec section 5.1).
+// GATHER (docs/semantics.md#gather).
 
 TEST(GatherRulesTest, AxisNotBelowRankIsRejected) {
   for (uint32_t axis : {2u, 7u, kHuge}) {
@@ -1465,7 +1468,8 @@ TEST(GatherRulesTest, DroppedInputDimensionNotOneIsRejected) {
 }
 
 TEST(GatherRulesTest, IndexPaddingDimensionNotOneIsRejected) {
-  // Spec section 12: DirectML rejects Indices {2,3} with IndexDimensions 1.
+  // docs/semantics.md#observed-directml-behaviour: DirectML rejects Indices {2,3} with
+  // IndexDimensions 1.
   OpCase c = GatherCase();
   c.indices = Tensor(kU32, {2, 3});
   c.output.sizes = {3, 3};
@@ -1509,7 +1513,7 @@ TEST(GatherRulesTest, IndexDimensionsEqualToRankIsAccepted) {  // G1 (k = N = 1)
 }
 
 // ================================================================================================
-// GATHER_ELEMENTS (spec section 5.2).
+// GATHER_ELEMENTS (docs/semantics.md#gather_elements).
 
 TEST(GatherElementsRulesTest, AxisNotBelowRankIsRejected) {
   for (uint32_t axis : {2u, kHuge}) {
@@ -1545,7 +1549,7 @@ TEST(GatherElementsRulesTest, IndicesLargerThanInputOnAxisIsAccepted) {
 }
 
 // ================================================================================================
-// GATHER_ND / GATHER_ND1 (spec section 5.3). Rules shared by both run on ND-1 (b = 0).
+// GATHER_ND / GATHER_ND1 (docs/semantics.md#gather_nd1). Rules shared by both run on ND-1 (b = 0).
 
 class GatherNdRulesTest : public ::testing::TestWithParam<DML_OPERATOR_TYPE> {
  protected:
@@ -1725,7 +1729,7 @@ TEST(GatherNd1RulesTest, WrongOutputSizeWithBatchIsRejected) {
 }
 
 // ================================================================================================
-// SLICE (spec section 5.6).
+// SLICE (docs/semantics.md#slice).
 
 TEST(SliceRulesTest, NullOffsetsIsRejected) {
   OpCase c = SliceCase();
@@ -1766,7 +1770,7 @@ TEST(SliceRulesTest, SizesDifferentFromOutputSizesIsRejected) {
 }
 
 TEST(SliceRulesTest, ZeroStrideIsRejected) {
-  // Spec section 12: real DirectML rejects a SLICE stride of 0.
+  // docs/semantics.md#observed-directml-behaviour: real DirectML rejects a SLICE stride of 0.
   OpCase c = SliceCase();
   c.slice_strides = {1, 1, 0, 1};
   EXPECT_ERROR(CompileStatus(c), StatusCode::kInvalidArgument, "SLICE: Strides[2] is 0");
@@ -1812,7 +1816,7 @@ TEST(SliceRulesTest, WindowEndingAtLastElementIsAccepted) {  // SL-2: 1 + 2*1 = 
 }
 
 // ================================================================================================
-// SLICE1 (spec section 5.7).
+// SLICE1 (docs/semantics.md#slice1).
 
 TEST(Slice1RulesTest, NullInputWindowOffsetsIsRejected) {
   OpCase c = Slice1Case();
@@ -1909,7 +1913,8 @@ TEST(Slice1RulesTest, OutputSizeAboveReachableIsRejected) {
 }
 
 TEST(Slice1RulesTest, OutputSmallerThanReachableIsAccepted) {
-  // Spec section 12: In {2,3}, window {2,3}, strides {1,1}, Out {2,2} -> [0,1, 3,4].
+  // docs/semantics.md#observed-directml-behaviour: In {2,3}, window {2,3}, strides {1,1}, Out {2,2}
+  // -> [0,1, 3,4].
   OpCase c;
   c.type = DML_OPERATOR_SLICE1;
   c.input = Tensor(kF32, {2, 3}, Iota(0, 6));
