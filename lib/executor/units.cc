@@ -2,6 +2,13 @@
 // The unit engine: runs units [begin, end) of one step's plan on the calling thread, switching
 // once on the plan's strategy. Single-threaded and allocation-free; the splitters
 // (tbb_executor.cc, serial_executor.cc) call it per task.
+#if defined(_WIN32)
+// winnt.h defines StoreFence as a macro (_mm_sfence), which would rename kernels::StoreFence:
+// include it first (dml_compat.h does later, behind its include guard) and drop the macro.
+#include <windows.h>
+#undef StoreFence
+#endif
+
 #include <algorithm>
 #include <cstdint>
 
