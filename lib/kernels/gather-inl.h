@@ -7,9 +7,9 @@
 // - gather: scalar loop with 8 loads in flight over a resolved offsets array (SIMD gathers were
 //   no faster there). SIMD gathers are used only in gather_row, where the offsets come straight
 //   from the clamped indices in registers.
-// - gather_blocks: blocks up to 256 bytes by inline vector moves (an overlapping last vector),
-//   smaller than a vector by two overlapping fixed-size moves; larger blocks and merged runs by
-//   copy_large.
+// - gather_blocks: blocks up to Tuning::kInlineBlockBytes by inline vector moves (an
+//   overlapping last vector), smaller than a vector by two overlapping fixed-size moves; larger
+//   blocks and merged runs by copy_large.
 // - gather_row: one pass of clamp, scale and load per element (contiguous dst and indices):
 //   4- and 8-byte elements by GatherOffset of whole vectors, two at a time and software-
 //   pipelined (streamed in the _stream variant); other widths (and offsets too wide for 32-bit
@@ -179,12 +179,11 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   auto* d = static_cast<uint8_t*>(dst);
   const auto* s = static_cast<const uint8_t*>(src);
   const auto block = static_cast<int64_t>(block_bytes);
-  constexpr size_t kInlineBytes = 256;  // larger blocks go to copy_large
   // Blocks come from random rows, where the hardware prefetcher only ramps up inside a block:
   // while copying one, start a later one on its way (up to 4 KiB of it), about 4 KiB ahead for
   // blocks below 1 KiB, else the next one. Measured (1 thread, cold, 256-byte blocks): 0.42 of
   // the best copy, vs 0.37 with 2 blocks ahead.
-  const bool prefetch = prefetch_blocks && block_bytes >= kMinPrefetchBlockBytes;
+  const bool prefetch = prefetch_blocks && block_bytes >= internal::Tuning::kMinPrefetchBlockBytes;
   const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
   const size_t ahead = block_bytes < 1024 ? std::max<size_t>(2, 4096 / block_bytes) : 1;
   // Repeated sources need no special case: the block just copied is in L1 for the next copy.
@@ -204,7 +203,7 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
       i = end;
       continue;
     }
-    if (block_bytes <= kInlineBytes) {
+    if (block_bytes <= internal::Tuning::kInlineBlockBytes) {
       CopyBlockInline(to, s + first, block_bytes);
     } else {
       copy_large(to, s + first, block_bytes);
@@ -226,11 +225,11 @@ HWY_INLINE void GatherRowItem(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRI
 }
 
 // The prefetches of GatherRow (RowPrefetch), issued a little at a time as the row advances:
-// the index stream kIndexAheadBytes ahead, and the next row's span spread over the row.
+// the index stream Tuning::kRowIndexAheadBytes ahead, and the next row's span spread over the
+// row.
 template <typename I>
 class GatherRowPrefetch {
  public:
-  static constexpr size_t kIndexAheadBytes = 4096;
   GatherRowPrefetch(const uint8_t* indices, size_t count, const RowPrefetch* hint)
       : indices_(hint != nullptr && hint->indices_ahead ? reinterpret_cast<uintptr_t>(indices)
                                                         : 0),
@@ -240,7 +239,7 @@ class GatherRowPrefetch {
   // the end of the indices never faults.
   HWY_INLINE void Upto(size_t first, size_t n) {
     if (indices_ != 0) {
-      const uintptr_t from = indices_ + first * sizeof(I) + kIndexAheadBytes;
+      const uintptr_t from = indices_ + first * sizeof(I) + internal::Tuning::kRowIndexAheadBytes;
       for (uintptr_t line = from & ~uintptr_t{63}; line < from + n * sizeof(I); line += 64) {
         hwy::Prefetch(reinterpret_cast<const uint8_t*>(line));
       }
@@ -389,7 +388,7 @@ HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RE
                                   GatherRowPrefetch<I>& pf) {
   const hn::ScalableTag<uint64_t> du64;
   const size_t half = hn::Lanes(du64);
-  constexpr size_t kStageItems = 64;
+  constexpr size_t kStageItems = internal::Tuning::kRowStageItems;
   static_assert(kStageItems % (HWY_MAX_BYTES / 8) == 0, "whole vectors of offsets");
   const auto stride = static_cast<uint64_t>(src_stride_bytes);
   const auto pitch_v = hn::Set(du64, static_cast<uint64_t>(pitch_bytes));
@@ -457,7 +456,7 @@ void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t 
       i = GatherRowStaged<T, I>(d, s, src_stride_bytes, ix, count, dim_size, pitch_bytes, pf);
     }
 #endif
-    constexpr size_t kStepItems = 16;
+    constexpr size_t kStepItems = internal::Tuning::kRowStepItems;
     for (; i < count; ++i) {
       if (i % kStepItems == 0) pf.Upto(i, std::min(kStepItems, count - i));
       GatherRowItem<T, I>(d, s, src_stride_bytes, ix, i, dim_size, pitch_bytes);

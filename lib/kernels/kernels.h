@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/tuning.h"
 #include "kernels/prefetch.h"
 
 namespace dmlcpu {
@@ -156,14 +157,14 @@ std::vector<const KernelSet*> AllSupportedKernels();
 // machine). With the per-target vector copies a 64-byte block costs little more than the
 // compare: 2-6% slower on random ids, 4-7% faster on sorted runs, even from 256 bytes on. The
 // planner merges runs from this block size on.
-constexpr size_t kMinMergeBlockBytes = 64;
+inline constexpr size_t kMinMergeBlockBytes = internal::Tuning::kMinMergeBlockBytes;
 
 // gather_blocks prefetches blocks from this size on (with prefetch_blocks). Below it, one
 // prefetch per block only pays off far enough ahead, across index chunks, which the executor's
 // stream prefetcher does (1 thread, cold, 64-byte blocks: 0.56 of the best copy that way, 0.29
 // with the kernel's own prefetch); from 128 bytes on the kernel's is as fast cold and about
 // 1.7x as fast warm.
-constexpr size_t kMinPrefetchBlockBytes = 128;
+inline constexpr size_t kMinPrefetchBlockBytes = internal::Tuning::kMinPrefetchBlockBytes;
 
 }  // namespace kernels
 }  // namespace dmlcpu
