@@ -45,12 +45,8 @@ namespace HWY_NAMESPACE {
 // ------------------------------ gather
 
 // An empty asm statement that claims to change `v` in a general-purpose register. It emits
-// nothing, but the loop around it can no longer be turned into an emulated vector gather
-// (offsets extracted from a vector one by one, values inserted into one), which GCC 12 does at
-// -O3 to the 8-byte loop below once its source stride is a constant 0: 0.28 ns per item from L1
-// there, 0.21 with scalar loads (1- to 4-byte elements measured 0.19-0.20 without the asm and
-// 0.20-0.21 with it, so they go without). Clang, which also defines __GNUC__, gets the same asm
-// (it builds the fuzzers; not measured there).
+// nothing, but stops GCC 12 at -O3 from turning the 8-byte loop of GatherLoop (source stride a
+// constant 0) into a slower emulated vector gather. Used on 8-byte elements only, where it won.
 template <typename V>
 HWY_INLINE void KeepInRegister(V& v) {
 #if defined(__GNUC__)
@@ -60,12 +56,9 @@ HWY_INLINE void KeepInRegister(V& v) {
 #endif
 }
 
-// kSameSrc: every item reads from `src` itself (src_stride_bytes 0, the common case: the offsets
-// hold the whole address). With the stride a compile-time 0, the loop has no stride multiples
-// to keep, which took registers it then spilled. ns per item from L1, 64-item calls, best of
-// runs: 1-byte 0.31 -> 0.20, 2-byte 0.24 -> 0.19, 4-byte 0.24 -> 0.20, 8-byte 0.42 -> 0.21
-// (with KeepInRegister). GATHER of 512 shared ids along axis 1 of {4096,1024} fp32, cold, A/B
-// medians: 0.36 -> 0.42 of the best copy on 1 thread, 0.48 -> 0.56 on 2.
+// dst[i * ds] = src[i * ss + offsets_bytes[i]] with 8 loads in flight. kSameSrc: every item
+// reads from `src` itself (src_stride_bytes 0, the common case: the offsets hold the whole
+// address); with the stride a compile-time 0 the loop keeps no stride multiples in registers.
 template <typename T, bool kDstContiguous, bool kSameSrc>
 HWY_INLINE void GatherLoop(uint8_t* HWY_RESTRICT dst, int64_t dst_stride_bytes,
                            const uint8_t* HWY_RESTRICT src, int64_t src_stride_bytes,
@@ -181,8 +174,7 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   const auto block = static_cast<int64_t>(block_bytes);
   // Blocks come from random rows, where the hardware prefetcher only ramps up inside a block:
   // while copying one, start a later one on its way (up to 4 KiB of it), about 4 KiB ahead for
-  // blocks below 1 KiB, else the next one. Measured (1 thread, cold, 256-byte blocks): 0.42 of
-  // the best copy, vs 0.37 with 2 blocks ahead.
+  // blocks below 1 KiB, else the next one (which measured faster than 2 blocks ahead).
   const bool prefetch = prefetch_blocks && block_bytes >= internal::Tuning::kMinPrefetchBlockBytes;
   const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
   const size_t ahead = block_bytes < 1024 ? std::max<size_t>(2, 4096 / block_bytes) : 1;
@@ -291,10 +283,7 @@ HWY_INLINE hn::Vec<DU64> RowOffsets(DU64 du64, const uint8_t* HWY_RESTRICT ix, s
 //
 // Software-pipelined, two gathers at a time: the offsets of the next two gathers are computed
 // before this pair is issued, so no gather waits on the load, clamp and multiply of its own
-// offsets. Gathers are microcoded on the target machine (AMD Zen 4), and the core does not run
-// ahead of them far enough to overlap that chain by itself. A 16 KiB row in L1, int64 ids,
-// cycles per item: fp32 1.24 -> 0.83, fp64 1.34 -> 0.90 (fp64 pipelined one gather at a time:
-// 1.30).
+// offsets (gathers are microcoded on Zen 4, and the core does not overlap that chain itself).
 template <typename T, typename I, bool kStream>
 HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
                                    int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
@@ -342,9 +331,8 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
       } else {
         hn::Vec<decltype(dt)> v;
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-        // Two 8-lane gathers on the 64-bit offsets: faster on the target machine than narrowing
-        // them for one 16-lane gather (GATHER_ELEMENTS along the last axis of {4096,4096} fp32,
-        // int64 ids, 1 thread: 37 instead of 33 GB/s).
+        // Two 8-lane gathers on the 64-bit offsets: faster on Zen 4 than narrowing them for one
+        // 16-lane gather.
         const __m256i g_lo = _mm512_i64gather_epi32(lo.raw, row, 1);
         const __m256i g_hi = _mm512_i64gather_epi32(hi.raw, row, 1);
         v = hn::Vec<decltype(dt)>{_mm512_inserti64x4(_mm512_castsi256_si512(g_lo), g_hi, 1)};
@@ -375,12 +363,10 @@ HWY_INLINE size_t GatherRowVectors(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_R
 
 // GatherRow rows that GatherRowVectors does not take (1- and 2-byte elements, 4-byte ones whose
 // offsets do not fit 32 bits, a dst not aligned to the element), with forward strides and pitch:
-// up to kStageItems clamped indices at a time scaled by vectors into 64-bit byte offsets on the
-// stack, then loaded by the scalar loop of `gather` (8 loads in flight). Returns how many
-// leading items it did (whole vectors of indices); the caller does the rest. Measured against
-// clamping, scaling and loading one item at a time: GATHER_ELEMENTS along the last axis of
-// {4096,4096}, 1 thread, GB/s, fp16 with int32 ids 9 -> 17-22, with int64 ids 14.5 -> 32, uint8
-// with int64 ids 12 -> 24-25.
+// up to Tuning::kRowStageItems clamped indices at a time scaled by vectors into 64-bit byte
+// offsets on the stack, then loaded by the scalar loop of `gather` (8 loads in flight). Returns
+// how many leading items it did (whole vectors of indices); the caller does the rest. Faster
+// than clamping, scaling and loading one item at a time.
 template <typename T, typename I>
 HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RESTRICT s,
                                   int64_t src_stride_bytes, const uint8_t* HWY_RESTRICT ix,
@@ -416,11 +402,10 @@ HWY_INLINE size_t GatherRowStaged(uint8_t* HWY_RESTRICT d, const uint8_t* HWY_RE
 // Rows of dst[i] = src[i * src_stride_bytes + clamp(indices[i]) * pitch_bytes] with contiguous
 // dst and indices: the index is clamped and scaled in the same pass as the load (no offsets
 // array in between). One call for many rows spares the per-row call and checks (packed strips:
-// rows of 8 to 64 items). 4- and 8-byte elements go by vector gathers (measured on the target
-// machine, GATHER_ELEMENTS along the last axis of {4096,4096} fp32 with int64 ids, 1 thread, cold,
-// streamed: 6.5 ms, against 9 ms for resolving into an offsets array and a scalar gather); the
-// stream variant streams those vectors (no fence). Other widths: GatherRowStaged (regular
-// stores); leftovers item by item. Prefetches what `prefetch` names as it goes.
+// rows of 8 to 64 items). 4- and 8-byte elements go by vector gathers (faster than resolving
+// into an offsets array and a scalar gather); the stream variant streams those vectors (no
+// fence). Other widths: GatherRowStaged (regular stores); leftovers item by item. Prefetches
+// what `prefetch` names as it goes.
 template <typename T, typename I, bool kStream>
 void GatherRow(void* dst, int64_t dst_row_pitch_bytes, const void* src, int64_t src_stride_bytes,
                const void* indices, int64_t idx_row_pitch_bytes, size_t rows, size_t count,

@@ -111,7 +111,7 @@ using GatherRowFn = void (*)(void* dst, int64_t dst_row_pitch_bytes, const void*
 // Whether copy_strided_stream writes a row whose source stride is src_stride_bytes (elements of
 // elem_bytes, dst contiguous) with non-temporal stores itself: plain copies and forward
 // de-interleaves of 2 to 4 elements. Other rows are staged by the executor (reversals measured
-// faster that way: {4096,4096} fp32 flipped on the last axis 0.93 staged, 0.81 direct).
+// faster that way).
 constexpr bool StreamsDirectly(int64_t src_stride_bytes, int64_t elem_bytes) {
   return src_stride_bytes % elem_bytes == 0 && src_stride_bytes >= elem_bytes &&
          src_stride_bytes <= 4 * elem_bytes;
@@ -151,19 +151,10 @@ const KernelSet& BestKernels();
 // tests and benchmarks. Never empty.
 std::vector<const KernelSet*> AllSupportedKernels();
 
-// Looking for runs costs one predictable compare per block: on random ids about 1% from
-// 64-byte blocks on and 5% for 16-byte cache-hot blocks, while sorted ids with runs gained
-// 22-33% at 16-64 bytes with the portable block copies (bench/run_merging_bench.cc, quiet
-// machine). With the per-target vector copies a 64-byte block costs little more than the
-// compare: 2-6% slower on random ids, 4-7% faster on sorted runs, even from 256 bytes on. The
-// planner merges runs from this block size on.
+// The planner's view of gather_blocks' thresholds (internal::Tuning holds the values): runs of
+// adjacent blocks are merged from kMinMergeBlockBytes on, and the kernel prefetches blocks of
+// kMinPrefetchBlockBytes and more itself (with prefetch_blocks).
 inline constexpr size_t kMinMergeBlockBytes = internal::Tuning::kMinMergeBlockBytes;
-
-// gather_blocks prefetches blocks from this size on (with prefetch_blocks). Below it, one
-// prefetch per block only pays off far enough ahead, across index chunks, which the executor's
-// stream prefetcher does (1 thread, cold, 64-byte blocks: 0.56 of the best copy that way, 0.29
-// with the kernel's own prefetch); from 128 bytes on the kernel's is as fast cold and about
-// 1.7x as fast warm.
 inline constexpr size_t kMinPrefetchBlockBytes = internal::Tuning::kMinPrefetchBlockBytes;
 
 }  // namespace kernels
