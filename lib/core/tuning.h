@@ -77,7 +77,24 @@ struct Tuning {
   static constexpr int64_t kPackedIndexAheadRows = 16;
 
   // ---- Kernels (compile-time) ----
-  // (filled by the kernel families: lib/kernels/*-inl.h)
+  // gather_blocks merges runs of adjacent blocks from this size on: a compare per block
+  // against one copy call per run (Zen 4 VM, bench/run_merging_bench.cc).
+  static constexpr size_t kMinMergeBlockBytes = 64;
+  // gather_blocks prefetches later blocks itself from this size on; below it the executor's
+  // stream prefetch, further ahead, wins cold (Zen 4 VM).
+  static constexpr size_t kMinPrefetchBlockBytes = 128;
+  // gather_blocks copies blocks up to this size by inline vector moves, larger ones by
+  // copy_large: code size and branches against a call per block (Zen 4 VM).
+  static constexpr size_t kInlineBlockBytes = 256;
+  // gather_row prefetches its index stream this far ahead: latency covered against lines
+  // evicted before use (Zen 4 VM, 1 MiB L2).
+  static constexpr size_t kRowIndexAheadBytes = 4096;
+  // gather_row's staged path: offsets clamped and scaled per pass of scalar loads (a stack
+  // buffer that stays in L1 against more passes; Zen 4 VM).
+  static constexpr size_t kRowStageItems = 64;
+  // gather_row's item-by-item tail issues its prefetch slice every this many items (prefetch
+  // calls against slices too coarse to spread; Zen 4 VM).
+  static constexpr size_t kRowStepItems = 16;
 };
 
 // Today's values.

@@ -1,18 +1,72 @@
-// Highway kernel sets: compiles kernels-inl.h once per SIMD target and picks among them at run
-// time. See kernels-inl.h for what each kernel does on which path.
-#include "kernels/kernels.h"
-
+// SPDX-License-Identifier: Apache-2.0
+// Highway kernel sets: compiles the kernel families (copy-inl.h, gather-inl.h, index-inl.h,
+// transpose-inl.h) once per SIMD target, builds each target's KernelSet and picks among them at
+// run time. See the family headers for what each kernel does on which path.
 #include <cstdint>
 #include <vector>
 
-// Re-includes kernels-inl.h for every target in HWY_TARGETS except the static one, which the
-// plain #include below compiles.
+// Re-includes this file for every target in HWY_TARGETS except the static one, which the plain
+// #include of hwy/highway.h below selects for the rest of this pass.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/kernels-inl.h"
+#define HWY_TARGET_INCLUDE "kernels/kernels.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "hwy/targets.h"
-#include "kernels/kernels-inl.h"
+#include "kernels/copy-inl.h"
+#include "kernels/gather-inl.h"
+#include "kernels/index-inl.h"
+#include "kernels/kernels.h"
+#include "kernels/transpose-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace dmlcpu {
+namespace kernels {
+namespace HWY_NAMESPACE {
+
+// ------------------------------ The set for this target
+
+// One GatherRow per index type, in IndexType order.
+#define DMLCPU_GATHER_ROWS(T, kStream)                                           \
+  {                                                                              \
+    &GatherRow<T, int32_t, kStream>, &GatherRow<T, uint32_t, kStream>,           \
+        &GatherRow<T, int64_t, kStream>, &GatherRow<T, uint64_t, kStream>        \
+  }
+
+const KernelSet* GetKernelSet() {
+  static const KernelSet kSet = {
+      hwy::TargetName(HWY_TARGET),
+      &CopyBytes,
+      &CopyBytesStream,
+      &CopyBytesStreamUnfenced,
+      {&CopyStrided<uint8_t>, &CopyStrided<uint16_t>, &CopyStrided<uint32_t>,
+       &CopyStrided<uint64_t>},
+      {&CopyStridedStream<uint8_t>, &CopyStridedStream<uint16_t>, &CopyStridedStream<uint32_t>,
+       &CopyStridedStream<uint64_t>},
+      {&Gather<uint8_t>, &Gather<uint16_t>, &Gather<uint32_t>, &Gather<uint64_t>},
+      {&Resolve<int32_t>, &Resolve<uint32_t>, &Resolve<int64_t>, &Resolve<uint64_t>},
+      {&FindOutOfRange<int32_t>, &FindOutOfRange<uint32_t>, &FindOutOfRange<int64_t>,
+       &FindOutOfRange<uint64_t>},
+      &GatherBlocks,
+      {&TransposeTile<uint8_t, false>, &TransposeTile<uint16_t, false>,
+       &TransposeTile<uint32_t, false>, &TransposeTile<uint64_t, false>},
+      {&TransposeTile<uint8_t, true>, &TransposeTile<uint16_t, true>,
+       &TransposeTile<uint32_t, true>, &TransposeTile<uint64_t, true>},
+      {DMLCPU_GATHER_ROWS(uint8_t, false), DMLCPU_GATHER_ROWS(uint16_t, false),
+       DMLCPU_GATHER_ROWS(uint32_t, false), DMLCPU_GATHER_ROWS(uint64_t, false)},
+      {DMLCPU_GATHER_ROWS(uint8_t, true), DMLCPU_GATHER_ROWS(uint16_t, true),
+       DMLCPU_GATHER_ROWS(uint32_t, true), DMLCPU_GATHER_ROWS(uint64_t, true)},
+  };
+  return &kSet;
+}
+
+#undef DMLCPU_GATHER_ROWS
+#undef DMLCPU_KERNELS_HAVE_VECTORS
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace dmlcpu
+HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace dmlcpu {

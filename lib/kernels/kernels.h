@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dmlcpu kernels: single-threaded, stateless building blocks the executor calls per row.
 // This header is plain C++ (no Highway, no plan types); implementations live in
 // scalar_kernels.cc (portable reference) and kernels.cc (Highway, per-target dispatch).
@@ -17,6 +18,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "core/tuning.h"
+#include "kernels/prefetch.h"
 
 namespace dmlcpu {
 namespace kernels {
@@ -81,55 +85,6 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
 using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
                                  int64_t src_row_stride_bytes, size_t rows, size_t cols);
 
-// Prefetches a span a slice at a time as work advances: after `done` of `total` items, the same
-// fraction of the span has been requested, rather than one burst of hundreds of prefetches at
-// the start (which stalls the loads behind it). Used for the next row's input while a row is
-// gathered (executor and gather_row). Addresses are integers: the span may lie past the end of
-// a buffer (a prefetch never faults).
-class SpreadPrefetch {
- public:
-  // span: null for none; span_bytes <= 64 KiB and total in [1, 2^32).
-  SpreadPrefetch(const void* span, uint64_t span_bytes, uint64_t total)
-      : first_line_(reinterpret_cast<uintptr_t>(span) & ~uintptr_t{63}),
-        lines_bytes_(span == nullptr ? 0
-                                     : (reinterpret_cast<uintptr_t>(span) & 63) + span_bytes),
-        bytes_per_item_q32_(lines_bytes_ == 0 ? 0 : ((lines_bytes_ << 32) + total - 1) / total) {}
-  // `done` (<= total) of the items are about to be done. No division here: Upto runs once per
-  // pair of gathers in gather_row, whose loop it would otherwise hand a 64-bit division (the
-  // difference measured within noise on the target machine). Rounding the per-item bytes up
-  // keeps the fixed-point target within a byte above lines_bytes_ * done / total and never above
-  // lines_bytes_ (total < 2^32), and makes it exactly lines_bytes_ at done == total.
-  void Upto(uint64_t done) {
-    const uint64_t target_bytes = TargetBytes(done);
-    for (; issued_bytes_ < target_bytes; issued_bytes_ += 64) {
-      __builtin_prefetch(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
-    }
-  }
-  // Upto(done) requests every line of the span that starts below this many bytes from the
-  // span's first line.
-  uint64_t TargetBytes(uint64_t done) const { return (done * bytes_per_item_q32_) >> 32; }
-  uint64_t lines_bytes() const { return lines_bytes_; }
-
- private:
-  uintptr_t first_line_;  // the span's first byte rounded down to its cache line
-  uint64_t lines_bytes_;  // from first_line_ to the span's end; 0: nothing to prefetch
-  uint64_t bytes_per_item_q32_;  // lines_bytes_ / total in 32.32 fixed point, rounded up
-  uint64_t issued_bytes_ = 0;
-};
-
-// Prefetches the lines of [first, first + bytes) into L2 (locality 1: into L1 they crowd out
-// the gathers' own misses), first and last line first, then any between: for rows of indices a
-// whole pitch apart, where no hardware prefetcher follows (the same prefetches in address order
-// measured slower, 6.1 against 11 GB/s on GATHER_ELEMENTS axis 0). bytes >= 1. An address only:
-// it may lie past the end of a buffer (a prefetch never faults).
-inline void PrefetchRowToL2(uintptr_t first, size_t bytes) {
-  __builtin_prefetch(reinterpret_cast<const void*>(first), 0, 1);
-  __builtin_prefetch(reinterpret_cast<const void*>(first + bytes - 1), 0, 1);
-  for (size_t off = 64; off + 64 < bytes; off += 64) {
-    __builtin_prefetch(reinterpret_cast<const void*>(first + off), 0, 1);
-  }
-}
-
 // What gather_row prefetches while it runs.
 struct RowPrefetch {
   const void* next = nullptr;  // a span read next (the next row's input), spread over the row
@@ -156,7 +111,7 @@ using GatherRowFn = void (*)(void* dst, int64_t dst_row_pitch_bytes, const void*
 // Whether copy_strided_stream writes a row whose source stride is src_stride_bytes (elements of
 // elem_bytes, dst contiguous) with non-temporal stores itself: plain copies and forward
 // de-interleaves of 2 to 4 elements. Other rows are staged by the executor (reversals measured
-// faster that way: {4096,4096} fp32 flipped on the last axis 0.93 staged, 0.81 direct).
+// faster that way).
 constexpr bool StreamsDirectly(int64_t src_stride_bytes, int64_t elem_bytes) {
   return src_stride_bytes % elem_bytes == 0 && src_stride_bytes >= elem_bytes &&
          src_stride_bytes <= 4 * elem_bytes;
@@ -196,27 +151,11 @@ const KernelSet& BestKernels();
 // tests and benchmarks. Never empty.
 std::vector<const KernelSet*> AllSupportedKernels();
 
-}  // namespace kernels
-}  // namespace dmlcpu
-
-
-namespace dmlcpu {
-namespace kernels {
-
-// Looking for runs costs one predictable compare per block: on random ids about 1% from
-// 64-byte blocks on and 5% for 16-byte cache-hot blocks, while sorted ids with runs gained
-// 22-33% at 16-64 bytes with the portable block copies (bench/run_merging_bench.cc, quiet
-// machine). With the per-target vector copies a 64-byte block costs little more than the
-// compare: 2-6% slower on random ids, 4-7% faster on sorted runs, even from 256 bytes on. The
-// planner merges runs from this block size on.
-constexpr size_t kMinMergeBlockBytes = 64;
-
-// gather_blocks prefetches blocks from this size on (with prefetch_blocks). Below it, one
-// prefetch per block only pays off far enough ahead, across index chunks, which the executor's
-// stream prefetcher does (1 thread, cold, 64-byte blocks: 0.56 of the best copy that way, 0.29
-// with the kernel's own prefetch); from 128 bytes on the kernel's is as fast cold and about
-// 1.7x as fast warm.
-constexpr size_t kMinPrefetchBlockBytes = 128;
+// The planner's view of gather_blocks' thresholds (internal::Tuning holds the values): runs of
+// adjacent blocks are merged from kMinMergeBlockBytes on, and the kernel prefetches blocks of
+// kMinPrefetchBlockBytes and more itself (with prefetch_blocks).
+inline constexpr size_t kMinMergeBlockBytes = internal::Tuning::kMinMergeBlockBytes;
+inline constexpr size_t kMinPrefetchBlockBytes = internal::Tuning::kMinPrefetchBlockBytes;
 
 }  // namespace kernels
 }  // namespace dmlcpu
