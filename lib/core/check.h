@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal invariants. DMLCPU_DCHECK is active in debug and sanitizer builds only.
 #ifndef DMLCPU_CORE_CHECK_H_
 #define DMLCPU_CORE_CHECK_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overflow-checked 64-bit arithmetic. Each returns false on overflow (result unspecified).
 #ifndef DMLCPU_CORE_CHECKED_MATH_H_
 #define DMLCPU_CORE_CHECKED_MATH_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Message formatting for Status errors.
 #ifndef DMLCPU_CORE_FORMAT_H_
 #define DMLCPU_CORE_FORMAT_H_

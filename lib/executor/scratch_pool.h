@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scratch buffers for Execute, allocated once at Compile: a fixed set of equally sized,
 // 64-byte aligned slots handed to whichever thread asks first. Acquire and Release never
 // allocate, lock or wait, so Execute stays allocation-free and callable from many threads at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel dispatch of portable builds (DMLCPU_PORTABLE): no Highway, the scalar set only.
 #include <vector>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Portable reference kernels: obviously correct loops. The SIMD set (kernels.cc) must match
 // them byte for byte; kernels_test checks that for every target.
 #include <atomic>

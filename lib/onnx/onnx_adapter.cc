@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ONNX node -> DirectML descriptor (include/dmlcpu/onnx.h). Pure shape arithmetic: validates the
 // node as ONNX defines it, pads every tensor to one DimensionCount (right-aligned, leading 1s)
 // and fills an owning OperatorDesc. Messages: "<ONNX op>: <attribute/input> is <value>,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The D3D12 backend (Windows only): real DirectML on a D3D12 device. One Context per Device
 // owns the queue, one command allocator/list, a fence, a shader-visible descriptor heap, a
 // binding table and the staging buffers (UPLOAD -> DEFAULT -> READBACK); all are grown on

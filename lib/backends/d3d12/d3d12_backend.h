@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The D3D12 backend: runs operators on real DirectML (DirectML.dll loaded at run time) on a D3D12
 // device. Built only for Windows targets (DMLCPU_HAS_D3D12); this header is platform-neutral so
 // lib/api can hold its objects without seeing d3d12.h.

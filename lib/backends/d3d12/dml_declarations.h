@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DirectML's COM interfaces and binding structs for the D3D12 backend. With MSVC and the Windows
 // SDK the real DirectML.h is used; mingw has none, so the declarations below are written from
 // docs/d3d12.md#directml-interfaces (IIDs, vtable order, signatures). Operator and
