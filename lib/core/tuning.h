@@ -86,6 +86,12 @@ struct Tuning {
   // gather_blocks copies blocks up to this size by inline vector moves, larger ones by
   // copy_large: code size and branches against a call per block (Zen 4 VM).
   static constexpr size_t kInlineBlockBytes = 256;
+  // gather_blocks' own prefetch: how many bytes of blocks ahead of the one copied (at least 2
+  // blocks), how much of each block, and from which block size only the next block: lead time
+  // against lines evicted before use (Zen 4 VM).
+  static constexpr size_t kBlockPrefetchAheadBytes = 4096;
+  static constexpr size_t kMaxBlockPrefetchBytes = 4096;
+  static constexpr size_t kBlockPrefetchNextBytes = 1024;
   // gather_row prefetches its index stream this far ahead: latency covered against lines
   // evicted before use (Zen 4 VM, 1 MiB L2).
   static constexpr size_t kRowIndexAheadBytes = 4096;

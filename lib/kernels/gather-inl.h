@@ -173,11 +173,18 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
   const auto* s = static_cast<const uint8_t*>(src);
   const auto block = static_cast<int64_t>(block_bytes);
   // Blocks come from random rows, where the hardware prefetcher only ramps up inside a block:
-  // while copying one, start a later one on its way (up to 4 KiB of it), about 4 KiB ahead for
-  // blocks below 1 KiB, else the next one (which measured faster than 2 blocks ahead).
-  const bool prefetch = prefetch_blocks && block_bytes >= internal::Tuning::kMinPrefetchBlockBytes;
-  const size_t prefetch_bytes = block_bytes < 4096 ? block_bytes : 4096;
-  const size_t ahead = block_bytes < 1024 ? std::max<size_t>(2, 4096 / block_bytes) : 1;
+  // while copying one, start a later one on its way (up to kMaxBlockPrefetchBytes of it), at
+  // least 2 blocks and about kBlockPrefetchAheadBytes ahead for blocks below
+  // kBlockPrefetchNextBytes, else the next one (further ahead measured faster than 2 blocks).
+  using internal::Tuning;
+  const bool prefetch = prefetch_blocks && block_bytes >= Tuning::kMinPrefetchBlockBytes;
+  // size_t{}: a prvalue arm, so GCC emits the same cmov as for a literal (an lvalue arm does not).
+  const size_t prefetch_bytes = block_bytes < Tuning::kMaxBlockPrefetchBytes
+                                    ? block_bytes
+                                    : size_t{Tuning::kMaxBlockPrefetchBytes};
+  const size_t ahead = block_bytes < Tuning::kBlockPrefetchNextBytes
+                           ? std::max<size_t>(2, Tuning::kBlockPrefetchAheadBytes / block_bytes)
+                           : 1;
   // Repeated sources need no special case: the block just copied is in L1 for the next copy.
   const bool merge = merge_runs && dst_stride_bytes == block;
   for (size_t i = 0; i < count;) {
@@ -195,7 +202,7 @@ void GatherBlocks(void* dst, int64_t dst_stride_bytes, const void* src,
       i = end;
       continue;
     }
-    if (block_bytes <= internal::Tuning::kInlineBlockBytes) {
+    if (block_bytes <= Tuning::kInlineBlockBytes) {
       CopyBlockInline(to, s + first, block_bytes);
     } else {
       copy_large(to, s + first, block_bytes);
