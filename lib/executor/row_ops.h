@@ -42,7 +42,7 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
 
 // out[i] = in[i * in_stride_bytes] for `count` elements. With a prefetcher (dense strides, at
 // most a cache line per element) the row goes in steps of about Tuning::kStridedStepBytes of input.
-// With stream_stores (contiguous output) the output lines are never read for ownership: rows
+// With non-temporal stores (contiguous output) the output lines are never read for ownership: rows
 // that plan.copy_strided_stream streams itself go to it directly, others are assembled step by
 // step in an L1 buffer and streamed out from there; steps then end on 64-byte boundaries of the
 // output.
@@ -97,9 +97,9 @@ inline void CopyStridedRow(const Plan& plan, uint8_t* out, int64_t out_stride_by
   }
 }
 
-// out[i] = in[i * in_stride_bytes + offsets_bytes[i]] for n <= Tuning::kChunkItems items, staged like
-// CopyStridedRow when the plan streams its output. `first_item` is the row position of item 0,
-// for the spread prefetch of the next row (null: none).
+// out[i] = in[i * in_stride_bytes + offsets_bytes[i]] for n <= Tuning::kChunkItems items,
+// staged like CopyStridedRow when the plan streams its output. `first_item` is the row position
+// of item 0, for the spread prefetch of the next row (null: none).
 inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes,
                         const uint8_t* in, int64_t in_stride_bytes, const int64_t* offsets_bytes,
                         uint64_t n, SpreadPrefetch* spread, uint64_t first_item) {

@@ -35,12 +35,14 @@ inline InputSpan RowSpan(const uint8_t* in, int64_t in_stride_bytes, uint64_t co
   return span;
 }
 
-// Issues prefetches Tuning::kPrefetchAheadBytes ahead of the reader along the concatenation of the spans
-// `Source::Next(InputSpan*)` yields (false when there are no more).
+// Issues prefetches Tuning::kPrefetchAheadBytes ahead of the reader along the concatenation of
+// the spans `Source::Next(InputSpan*)` yields (false when there are no more).
 template <typename Source>
 class StreamPrefetcher {
  public:
-  explicit StreamPrefetcher(Source* source) : source_(source) { Issue(Tuning::kPrefetchAheadBytes); }
+  explicit StreamPrefetcher(Source* source) : source_(source) {
+    Issue(Tuning::kPrefetchAheadBytes);
+  }
   // The reader has moved `bytes` further along the stream.
   void Advance(uint64_t bytes) { Issue(bytes); }
 

@@ -168,11 +168,12 @@ class BlockSpans {
   int64_t offsets_bytes_[kSpanChunkItems];
 };
 
-// K3 fast path: units are blocks; loops[L-2] walks the indices. Per segment of consecutive
-// units on one line of loops[L-2], indices are resolved in chunks and the blocks copied with
-// run merging. With an input-stream prefetch the prefetcher is advanced before each group of blocks of
-// at most Tuning::kBlockGroupBytes (blocks up to half of it), or before each Tuning::kRunStepBytes step
-// of a larger block; those are copied one by one (merging adjacent blocks gains little there).
+// Strategy::kIndexedBlocks: units are blocks; loops[L-2] walks the indices. Per segment of
+// consecutive units on one line of loops[L-2], indices are resolved in chunks and the blocks
+// copied with run merging. With an input-stream prefetch the prefetcher is advanced before each
+// group of blocks of at most Tuning::kBlockGroupBytes (blocks up to half of it), or before each
+// Tuning::kRunStepBytes step of a larger block; those are copied one by one (merging adjacent
+// blocks gains little there).
 template <typename Pf>
 void RunIndexedBlocksWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
                           Pf* pf) {
@@ -244,19 +245,21 @@ void RunIndexedBlocks(const Plan& plan, const ExecArgs& args, uint64_t begin, ui
   });
 }
 
-// K4 fast path when every row reads the same indices: the row's indices are resolved once
-// (all of them, or chunk by chunk for long rows) and reused for every row of the unit range,
-// prefetching the input span of a row ahead (the next, or for short rows the one after it)
-// while gathering the current one.
+// Strategy::kSharedIndexRows, every row reading the same indices: the row's indices are
+// resolved once (all of them, or chunk by chunk for long rows) and reused for every row of the
+// unit range, prefetching the input span of a row ahead (the next, or for short rows the one
+// after it) while gathering the current one.
 void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const uint32_t outer_count = plan.loop_count - 1;
   const Loop& row = plan.loops[outer_count];
   const uint64_t row_items = static_cast<uint64_t>(row.size);
-  const uint64_t chunk_items = row_items <= Tuning::kMaxSharedItems ? row_items : Tuning::kChunkItems;
+  const uint64_t chunk_items =
+      row_items <= Tuning::kMaxSharedItems ? row_items : Tuning::kChunkItems;
   // Two rows ahead only along a loop of rows the same stride apart (a wrap of the odometer in
   // between would make that a wasted prefetch only: addresses, never dereferenced).
+  const uint64_t span_bytes = plan.prefetch.next_row_span_bytes;
   const uint64_t rows_ahead =
-      plan.prefetch.next_row_span_bytes != 0 && plan.prefetch.next_row_span_bytes < Tuning::kShortRowPrefetchBytes ? 2 : 1;
+      span_bytes != 0 && span_bytes < Tuning::kShortRowPrefetchBytes ? 2 : 1;
   const int64_t outer_in_stride_bytes =
       outer_count > 0 ? plan.loops[outer_count - 1].in_stride_bytes : 0;
   int64_t offsets_bytes[Tuning::kMaxSharedItems];
@@ -276,8 +279,7 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
           reinterpret_cast<uintptr_t>(args.input) + static_cast<uintptr_t>(rows.offsets().in_off);
       if (rows_ahead == 2 && unit == begin && unit + 1 < end) {
         // Nothing before this range prefetched its second row: all of it now.
-        SpreadPrefetch(reinterpret_cast<const void*>(next_row), plan.prefetch.next_row_span_bytes, 1)
-            .Upto(1);
+        SpreadPrefetch(reinterpret_cast<const void*>(next_row), span_bytes, 1).Upto(1);
       }
       const bool prefetch_ahead = plan.prefetch.next_row_span_bytes != 0 && unit + rows_ahead < end;
       const uintptr_t ahead_row =
@@ -340,10 +342,10 @@ void PackStrip(const Plan& plan, uint8_t* packed, const uint8_t* src, int64_t pi
   }
 }
 
-// K4 strips gathered from a packed copy (plan.pack_bytes): the strip is packed into `scratch`
-// whenever a row's input base differs from the packed one, and each row gathers from it with
-// the packed row size as the pitch. Where gather_row applies, the rows of one strip along the
-// loop above the row go to it in one call.
+// Strategy::kPackedStrips, strips gathered from a packed copy (plan.pack_bytes): the strip is
+// packed into `scratch` whenever a row's input base differs from the packed one, and each row
+// gathers from it with the packed row size as the pitch. Where gather_row applies, the rows of
+// one strip along the loop above the row go to it in one call.
 void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
                      uint8_t* scratch) {
   const uint32_t outer_count = plan.loop_count - 1;

@@ -126,7 +126,9 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
   // library copy, which writes whole lines without reading them); never for tiled plans, which
   // revisit their lines, nor for small ones, which run from the caches.
   bool descending = false;
-  for (uint32_t i = 0; i <= last; ++i) descending = descending || plan->loops[i].in_stride_bytes < 0;
+  for (uint32_t i = 0; i <= last; ++i) {
+    descending = descending || plan->loops[i].in_stride_bytes < 0;
+  }
   const bool contiguous_row = row.in_stride_bytes == elem && row.out_stride_bytes == elem;
   const bool dense_row = row.in_stride_bytes >= -64 && row.in_stride_bytes <= 64;
   prefetch.input_stream = large && !tiled && dense_row &&

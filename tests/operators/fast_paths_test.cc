@@ -251,8 +251,8 @@ TEST(SharedIndexRowsTest, InnermostAxisGather) {
 }
 
 // Descending reads and block gathers of more than 64 KiB are copied in steps with a software
-// prefetch running ahead (plan.stream_prefetch): steps must join up exactly whatever the row
-// length, element width and output alignment.
+// prefetch running ahead (PrefetchPolicy::input_stream): steps must join up exactly whatever the
+// row length, element width and output alignment.
 TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     // K2 rows read backwards (strides -1, -2, -3 elements), rows of odd length, so that the
@@ -295,7 +295,7 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
 }
 
 // GATHER_ELEMENTS along the last axis runs one fused clamp-and-gather pass per row
-// (plan.fused_row_gather): every width and index type, out-of-range ids under kClamp,
+// (Strategy::kFusedRowGather): every width and index type, out-of-range ids under kClamp,
 // misaligned and padded output rows, rows of 1 to past two vectors. (Offsets too wide for
 // 32-bit gathers: kernels_test.)
 TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {

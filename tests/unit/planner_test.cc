@@ -219,7 +219,8 @@ TEST(FastPathTest, StreamStoresFollowOutputAndFootprint) {
     DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
     Plan plan;
     ASSERT_TRUE(CompilePlan({DML_OPERATOR_GATHER, &gather}, false, &plan).ok());
-    EXPECT_EQ(plan.store.non_temporal, c.stream) << c.table[0] << " x " << c.table[1] << ", " << c.ids;
+    EXPECT_EQ(plan.store.non_temporal, c.stream)
+        << c.table[0] << " x " << c.table[1] << ", " << c.ids;
   }
   // De-interleaves are streamed by the strided kernel itself on the footprint rule, of
   // {4096, 4096} fp32: [::2, ::2] (16 MiB out, 48 MiB footprint: every other row read whole),
@@ -483,7 +484,8 @@ TEST(FastPathTest, AxisZeroPackedStripsNarrowForManyThreads) {
         << c.cols << " columns, concurrency " << c.concurrency;
     // (One-line strips are the narrowest: 64 threads' 66 slots of 256 KiB exceed it.)
     if (c.strip_items > 16) {
-      EXPECT_LE((std::max<uint64_t>(c.concurrency, 2) + 2) * plan.pack_bytes, kDefaultTuning.max_scratch_bytes);
+      EXPECT_LE((std::max<uint64_t>(c.concurrency, 2) + 2) * plan.pack_bytes,
+                kDefaultTuning.max_scratch_bytes);
     }
   }
 }
