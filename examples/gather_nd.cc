@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The README's usage example: a GATHER_ND1 built from plain DirectML structs, run on the CPU.
 #include <cstdio>
 
@@ -5,7 +6,7 @@
 
 int main() {
   // Spec ND1-2: 3 batches of 2x2; each batch picks two (row, col) tuples.
-  UINT in_sizes[] = {1, 3, 2, 2}, idx_sizes[] = {1, 3, 2, 2}, out_sizes[] = {1, 1, 3, 2};
+  uint32_t in_sizes[] = {1, 3, 2, 2}, idx_sizes[] = {1, 3, 2, 2}, out_sizes[] = {1, 1, 3, 2};
   DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 4, in_sizes,
                                nullptr, 48, 0};
   DML_BUFFER_TENSOR_DESC idx = {DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_FLAG_NONE, 4, idx_sizes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // C++ API entry points: Device, Compile, Execute and the O(1) binding checks.
 #include <algorithm>
 #include <cstring>
@@ -161,7 +162,8 @@ const char* BackendName(Backend backend) {
 }
 
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(options.max_threads, options.arena)) {
+    : state_(std::make_shared<internal::DeviceState>(
+          options.max_threads, reinterpret_cast<tbb::task_arena*>(options.tbb_arena))) {
   internal::SelectBackend(options, state_.get());
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thread-safety and embedding tests (issue 5): one CompiledOperator executed by many threads at
 // once, many devices at once, Execute inside a caller's tbb::task_arena with a concurrency limit
 // and from inside the caller's own parallel_for, and max_threads = 1 starting no threads at all.
@@ -21,6 +22,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
+#include "dmlcpu/tbb.h"
 #include "executor/scratch_pool.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
@@ -300,7 +302,10 @@ TEST(ConcurrencyTest, CallerArenaLimitsThreads) {
   tbb::task_arena arena(kLimit);
   arena.initialize();
   ArenaOccupancy occupancy(arena);
-  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  dmlcpu::DeviceOptions options;
+  dmlcpu::SetTbbArena(options, &arena);
+  ASSERT_EQ(dmlcpu::GetTbbArena(options), &arena);
+  dmlcpu::Device device(options);
   EXPECT_LE(device.max_concurrency(), static_cast<uint32_t>(kLimit));
   auto op = device.Compile(gather.desc());
   ASSERT_TRUE(op.ok()) << op.status().message();
@@ -332,7 +337,10 @@ TEST(ConcurrencyTest, ExecuteInsideCallersParallelForDoesNotDeadlock) {
   tbb::task_arena arena(kLimit);
   arena.initialize();
   ArenaOccupancy occupancy(arena);
-  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  dmlcpu::DeviceOptions options;
+  dmlcpu::SetTbbArena(options, &arena);
+  ASSERT_EQ(dmlcpu::GetTbbArena(options), &arena);
+  dmlcpu::Device device(options);
   auto op = device.Compile(gather.desc());
   ASSERT_TRUE(op.ok()) << op.status().message();
   constexpr int kTasks = 12;
