@@ -129,6 +129,10 @@ class DMLCPU_API CompiledOperator {
   DML_OPERATOR_TYPE type() const;
   size_t input_count() const;
   size_t output_count() const;
+  // The least size_bytes Execute accepts for input / output binding `i` (the tensor's
+  // TotalTensorSizeInBytes); 0 when `i` is out of range or the operator is empty.
+  uint64_t input_bytes(size_t i) const;
+  uint64_t output_bytes(size_t i) const;
   bool valid() const { return plan_ != nullptr; }
 
  private:

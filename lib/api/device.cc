@@ -234,6 +234,13 @@ DML_OPERATOR_TYPE CompiledOperator::type() const {
 }
 size_t CompiledOperator::input_count() const { return plan_ ? plan_->input_count : 0; }
 size_t CompiledOperator::output_count() const { return plan_ ? 1 : 0; }
+uint64_t CompiledOperator::input_bytes(size_t i) const {
+  if (!plan_ || i >= plan_->input_count) return 0;
+  return i == 0 ? plan_->geometry.input.total_bytes : plan_->geometry.indices.total_bytes;
+}
+uint64_t CompiledOperator::output_bytes(size_t i) const {
+  return plan_ && i == 0 ? plan_->geometry.output.total_bytes : 0;
+}
 Backend CompiledOperator::backend() const { return backend_op_ ? Backend::kD3D12 : Backend::kCpu; }
 
 Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input_count,
