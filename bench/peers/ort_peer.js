@@ -192,8 +192,8 @@ async function measureCase(c, spec, evict) {
         throw new Error('the output was not written into the preallocated tensor');
       }
     } catch (error) {
-      process.stderr.write(`ort_peer.js: ${c.name}: preallocated output refused (${error.message})` +
-                           '; timing with an output ORT allocates\n');
+      process.stderr.write(`ort_peer.js: ${c.name}: preallocated output refused ` +
+                           `(${error.message}); timing with an output ORT allocates\n`);
       variant = 'run_allocating';
       run = () => session.run(feeds);
     }

@@ -35,10 +35,10 @@ an ONNX output cannot be) becomes a one-node model; intra-op threads = the threa
 output is preallocated (fetches; onnxruntime-node 1.20 still returns a copy of it, one more
 output copy per run than ORT's C API needs); indices are the same values, written here to .bin
 files. Its per-call figures include onnxruntime-node's JavaScript overhead (a setImmediate hop
-and tensor wrapping per run), which dominates the tiny cases. Its cold calls follow a single-threaded sweep
-of three times the last-level cache (node has no threads here to pin). Needs `node` on PATH and
-onnxruntime-node where --ort-node-modules (or NODE_PATH) says; without them the peer is skipped
-with a message.
+and tensor wrapping per run), which dominates the tiny cases. Its cold calls follow a
+single-threaded sweep of three times the last-level cache (node has no threads here to pin).
+Needs `node` on PATH and onnxruntime-node where --ort-node-modules (or NODE_PATH) says; without
+them the peer is skipped with a message.
 
 Run with Debian's interpreter, which has python3-numpy / python3-torch:
   /usr/bin/python3 bench/peers/peers.py --out peers.json [--filter REGEX] [--min-time 0.2]

@@ -158,7 +158,8 @@ def peer_ns(record):
 
 def throughput_table(rows):
     header = ["case", "threads", "dmlcpu GB/s", "(mean)", "memcpy GB/s", "NT copy GB/s",
-              "PyTorch GB/s", "NumPy GB/s", "ONNX Runtime GB/s", "ratio to copy", "memcpy ratio", "vs best peer",
+              "PyTorch GB/s", "NumPy GB/s", "ONNX Runtime GB/s", "ratio to copy", "memcpy ratio",
+              "vs best peer",
               "vs best peer, cold", "bound", "read bound", "copy bound"]
     body = []
     for r in rows:

@@ -66,7 +66,8 @@ dmlcpu_status ToTensorType(const char* function, const char* name,
     return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name + " is null");
   }
   if (in->rank > 0 && in->shape == nullptr) {
-    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name + "->shape is null, rank is " +
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name +
+                                             "->shape is null, rank is " +
                                              std::to_string(in->rank));
   }
   if (in->rank > dmlcpu::onnx::kMaxRank) {
