@@ -162,7 +162,19 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
   if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, max_threads)) {
     o.max_threads = options->max_threads;
   }
-  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, backend)) o.backend = options->backend;
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, backend)) {
+    // Read as an integer: a value outside the enum must be reported, not loaded as one.
+    int32_t backend = 0;
+    static_assert(sizeof(backend) == sizeof(options->backend), "dmlcpu_backend is 32 bits");
+    std::memcpy(&backend, &options->backend, sizeof(backend));
+    if (backend != DMLCPU_BACKEND_CPU && backend != DMLCPU_BACKEND_D3D12 &&
+        backend != DMLCPU_BACKEND_AUTO) {
+      return Fail(DMLCPU_INVALID_ARGUMENT,
+                  "dmlcpu_device_create_ex: options->backend is " + std::to_string(backend) +
+                      ", expected DMLCPU_BACKEND_CPU (0), _D3D12 (1) or _AUTO (2)");
+    }
+    o.backend = static_cast<dmlcpu_backend>(backend);
+  }
   if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, d3d12_device)) {
     o.d3d12_device = options->d3d12_device;
   }
@@ -170,13 +182,6 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
     o.d3d12_queue = options->d3d12_queue;
   }
   options = &o;
-  if (options->backend != DMLCPU_BACKEND_CPU && options->backend != DMLCPU_BACKEND_D3D12 &&
-      options->backend != DMLCPU_BACKEND_AUTO) {
-    return Fail(DMLCPU_INVALID_ARGUMENT,
-                "dmlcpu_device_create_ex: options->backend is " +
-                    std::to_string(static_cast<int>(options->backend)) +
-                    ", expected DMLCPU_BACKEND_CPU (0), _D3D12 (1) or _AUTO (2)");
-  }
   try {
     dmlcpu::DeviceOptions device_options;
     device_options.max_threads = options->max_threads;
