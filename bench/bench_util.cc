@@ -372,7 +372,7 @@ Tensor::Tensor(DML_TENSOR_DATA_TYPE data_type, std::vector<uint32_t> sizes,
   }
   buffer_desc_.DataType = data_type;
   buffer_desc_.Flags = DML_TENSOR_FLAG_NONE;
-  buffer_desc_.DimensionCount = static_cast<UINT>(rank);
+  buffer_desc_.DimensionCount = static_cast<uint32_t>(rank);
   buffer_desc_.Sizes = sizes_.data();
   buffer_desc_.Strides = strides_elems_.empty() ? nullptr : strides_elems_.data();
   buffer_desc_.TotalTensorSizeInBytes = dmlcpu::CalcBufferTensorSize(
@@ -398,12 +398,12 @@ Tensor* CaseData::AddTensor(DML_TENSOR_DATA_TYPE data_type, std::vector<uint32_t
   return tensors_.back().get();
 }
 
-const UINT* CaseData::KeepUints(std::vector<uint32_t> values) {
+const uint32_t* CaseData::KeepUints(std::vector<uint32_t> values) {
   uint_arrays_.push_back(std::move(values));
   return uint_arrays_.back().data();
 }
 
-const INT* CaseData::KeepInts(std::vector<int32_t> values) {
+const int32_t* CaseData::KeepInts(std::vector<int32_t> values) {
   int_arrays_.push_back(std::move(values));
   return int_arrays_.back().data();
 }

@@ -120,8 +120,8 @@ struct CaseData {
   // Ownership helpers: the returned pointers stay valid as long as this CaseData.
   Tensor* AddTensor(DML_TENSOR_DATA_TYPE data_type, std::vector<uint32_t> sizes,
                     std::vector<uint32_t> strides_elems = {});
-  const UINT* KeepUints(std::vector<uint32_t> values);
-  const INT* KeepInts(std::vector<int32_t> values);
+  const uint32_t* KeepUints(std::vector<uint32_t> values);
+  const int32_t* KeepInts(std::vector<int32_t> values);
   template <typename OpDesc>
   void SetOperator(DML_OPERATOR_TYPE type, const OpDesc& op_desc) {
     auto owned = std::make_shared<OpDesc>(op_desc);

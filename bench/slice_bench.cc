@@ -82,7 +82,7 @@ std::unique_ptr<CaseData> MakeSliceCase(const SliceParams& p) {
   }
   const Tensor* input = data->AddTensor(p.data_type, p.input_sizes, p.input_strides_elems);
   const Tensor* output = data->AddTensor(p.data_type, output_sizes, p.output_strides_elems);
-  const UINT rank = static_cast<UINT>(p.offsets.size());
+  const uint32_t rank = static_cast<uint32_t>(p.offsets.size());
   if (p.legacy_slice) {
     std::vector<uint32_t> strides_u(p.strides.begin(), p.strides.end());
     DML_SLICE_OPERATOR_DESC desc{input->desc(), output->desc(), rank, data->KeepUints(p.offsets),
@@ -90,7 +90,7 @@ std::unique_ptr<CaseData> MakeSliceCase(const SliceParams& p) {
     data->SetOperator(DML_OPERATOR_SLICE, desc);
     // SLICE reads Offsets + Strides * o: the SLICE1 mapping with positive strides.
     std::vector<uint32_t> spans(rank);
-    for (UINT d = 0; d < rank; ++d) {
+    for (uint32_t d = 0; d < rank; ++d) {
       spans[d] = (p.window_sizes[d] - 1) * static_cast<uint32_t>(p.strides[d]) + 1;
     }
     data->source_byte_offset = SliceSource(*input, *output, p.offsets, spans, p.strides);

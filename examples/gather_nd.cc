@@ -7,7 +7,7 @@
 int main() {
   // Example ND1-2 of docs/semantics.md#gather_nd1: 3 batches of 2x2; each batch picks two
   // (row, col) tuples.
-  UINT in_sizes[] = {1, 3, 2, 2}, idx_sizes[] = {1, 3, 2, 2}, out_sizes[] = {1, 1, 3, 2};
+  uint32_t in_sizes[] = {1, 3, 2, 2}, idx_sizes[] = {1, 3, 2, 2}, out_sizes[] = {1, 1, 3, 2};
   DML_BUFFER_TENSOR_DESC in = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 4, in_sizes,
                                nullptr, 48, 0};
   DML_BUFFER_TENSOR_DESC idx = {DML_TENSOR_DATA_TYPE_UINT32, DML_TENSOR_FLAG_NONE, 4, idx_sizes,

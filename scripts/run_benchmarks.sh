@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Runs dmlcpu's benchmark suite next to the copy roofline and the peers (NumPy, PyTorch), prints
+# Runs dmlcpu's benchmark suite next to the copy roofline and the peers (NumPy, PyTorch, ONNX
+# Runtime's CPU execution provider through onnxruntime-node), prints
 # one side-by-side table and writes docs/bench.md + docs/bench.png. Works on a fresh Debian 12
 # machine: installs what is missing first (root, or sudo).
 #
@@ -8,6 +9,7 @@
 #   FILTER='Embedding' scripts/run_benchmarks.sh  only the cases whose name matches (both sides)
 #   REPETITIONS=1 MIN_TIME=0.1 scripts/run_benchmarks.sh   quicker, noisier
 #   SKIP_PEERS=1 scripts/run_benchmarks.sh        dmlcpu only
+#   ORT_VERSION=1.20.0                            the onnxruntime-node version installed (npm)
 #   extra arguments go to dmlcpu_bench, e.g. --benchmark_filter=... (dmlcpu side only)
 #
 # Outputs: build/release/bench-results/{dmlcpu.json,peers.json,console.txt}, docs/bench.md and
@@ -39,7 +41,7 @@ log() { echo "run_benchmarks.sh: $*"; }
 # ---- 1. packages ---------------------------------------------------------------------------------
 required=(cmake make g++ libhwy-dev libtbb-dev libbenchmark-dev libgtest-dev python3
           python3-numpy python3-matplotlib)
-optional=(python3-torch)
+optional=(python3-torch nodejs npm)
 
 is_installed() {
   dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
@@ -77,9 +79,34 @@ if [[ ${can_install} -eq 1 && ( ${#missing[@]} -gt 0 || ${#missing_optional[@]} 
     apt_install "${missing[@]}" || { log "could not install ${missing[*]}" >&2; exit 1; }
   fi
   if [[ ${#missing_optional[@]} -gt 0 ]]; then
-    log "installing optional ${missing_optional[*]} (the PyTorch peer)"
+    log "installing optional ${missing_optional[*]} (the PyTorch and ONNX Runtime peers)"
     apt_install "${missing_optional[@]}" ||
-      log "optional ${missing_optional[*]} not installed; continuing without the PyTorch peer"
+      log "optional ${missing_optional[*]} not installed; continuing without those peers"
+  fi
+fi
+
+# ONNX Runtime peer: onnxruntime-node from the npm registry into build/release/ort-peer (its CPU
+# binaries come in the package; no install scripts are run). Without node or npm, or when the
+# install fails, the peer is left out with a message.
+ort_version=${ORT_VERSION:-1.20.0}
+ort_dir="${build_dir}/ort-peer"
+ort_node_modules=""
+if [[ -z "${SKIP_PEERS:-}" ]]; then
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    log "node or npm not found; continuing without the ONNX Runtime peer" >&2
+  elif [[ -f "${ort_dir}/node_modules/onnxruntime-node/package.json" ]] &&
+       grep -q "\"version\": \"${ort_version}\"" \
+         "${ort_dir}/node_modules/onnxruntime-node/package.json"; then
+    ort_node_modules="${root_dir}/${ort_dir}/node_modules"
+  else
+    log "installing onnxruntime-node@${ort_version} into ${ort_dir} (npm)"
+    mkdir -p "${ort_dir}"
+    if (cd "${ort_dir}" && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-audit --no-fund \
+          --ignore-scripts --no-save "onnxruntime-node@${ort_version}" >/dev/null); then
+      ort_node_modules="${root_dir}/${ort_dir}/node_modules"
+    else
+      log "could not install onnxruntime-node; continuing without the ONNX Runtime peer" >&2
+    fi
   fi
 fi
 
@@ -108,12 +135,17 @@ log "running ${bench_binary} (min time ${min_time} s, ${repetitions} repetition(
 peers_json=""
 if [[ -z "${SKIP_PEERS:-}" ]]; then
   peers_json="${results_dir}/peers.json"
-  log "running the peers (NumPy, PyTorch) with ${python}"
+  log "running the peers (NumPy, PyTorch, ONNX Runtime) with ${python}"
   # As long per measurement as dmlcpu's repetitions together, so both sides get as many chances
   # at an undisturbed call.
   peer_min_time=$(awk -v t="${min_time}" -v r="${repetitions}" 'BEGIN { print t * r }')
   peer_args=(--out "${peers_json}" --min-time "${peer_min_time}")
   if [[ -n "${filter}" ]]; then peer_args+=(--filter "${filter}"); fi
+  if [[ -n "${ort_node_modules}" ]]; then
+    peer_args+=(--ort-node-modules "${ort_node_modules}")
+  else
+    peer_args+=(--peers numpy,torch)
+  fi
   if ! "${python}" bench/peers/peers.py "${peer_args[@]}"; then
     log "peers.py failed; reporting dmlcpu alone" >&2
     peers_json=""

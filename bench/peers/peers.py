@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""dmlcpu benchmarks -- the same cases in NumPy and PyTorch (the peers).
+"""dmlcpu benchmarks -- the same cases in NumPy, PyTorch and ONNX Runtime (the peers).
 
 Every case of bench/slice_bench.cc and bench/gather_bench.cc (except Compile latency) with the
 same shapes, data types, index values (SplitMix64 with the same seeds) and byte accounting:
@@ -28,6 +28,18 @@ cold calls favours dmlcpu by about that much.
 Threads: PyTorch runs with torch.set_num_threads(1) and with all cores; NumPy is single-threaded
 for these operations, so it is measured once and reported for both thread settings.
 
+ONNX Runtime (its CPU execution provider, from the npm package onnxruntime-node) runs in
+ort_peer.js under node: each case that one ONNX node can express (Slice, Gather, GatherElements,
+GatherND; Transpose for the transposed view; not StridedOutputRows, whose output is a strided view
+an ONNX output cannot be) becomes a one-node model; intra-op threads = the thread setting; the
+output is preallocated (fetches; onnxruntime-node 1.20 still returns a copy of it, one more
+output copy per run than ORT's C API needs); indices are the same values, written here to .bin
+files. Its per-call figures include onnxruntime-node's JavaScript overhead (a setImmediate hop
+and tensor wrapping per run), which dominates the tiny cases. Its cold calls follow a
+single-threaded sweep of three times the last-level cache (node has no threads here to pin).
+Needs `node` on PATH and onnxruntime-node where --ort-node-modules (or NODE_PATH) says; without
+them the peer is skipped with a message.
+
 Run with Debian's interpreter, which has python3-numpy / python3-torch:
   /usr/bin/python3 bench/peers/peers.py --out peers.json [--filter REGEX] [--min-time 0.2]
 A peer whose import fails is skipped with a message.
@@ -39,8 +51,11 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 try:
@@ -128,13 +143,35 @@ class Case:
         self.latency = latency
         self.numpy = {}
         self.torch = {}
+        self.onnx = None  # ort_peer.js's node: op, data, [indices], attrs / slice, out_shape
 
 
-def slice_case(name, source, view, out_shape=None, out_view=None, latency=False):
-    """out[...] = view(source); `out_view` maps the output buffer to the written region."""
+def onnx_node(op, data, out_shape, indices=None, **fields):
+    """The ONNX form of a case for ort_peer.js (`indices`: an int64 array, written later)."""
+    spec = {"op": op, "data": {"dtype": str(data.dtype), "shape": list(data.shape)},
+            "out_shape": [int(d) for d in out_shape], **fields}
+    if indices is not None:
+        spec["indices_array"] = indices
+    return spec
+
+
+INT64_MAX = (1 << 63) - 1
+INT64_MIN = -(1 << 63)
+
+
+def onnx_slice(data, out_shape, starts, ends, axes, steps=None):
+    return onnx_node("Slice", data, out_shape, slice={
+        "starts": starts, "ends": ends, "axes": axes, "steps": steps or [1] * len(axes)})
+
+
+def slice_case(name, source, view, out_shape=None, out_view=None, latency=False, onnx=None):
+    """out[...] = view(source); `out_view` maps the output buffer to the written region;
+    `onnx(source, output_shape)` gives the ONNX node (None: ONNX cannot express it)."""
     out = filled(out_shape if out_shape is not None else view(source).shape, source.dtype)
     target = out_view(out) if out_view else out
     case = Case(name, 2 * target.size * target.itemsize, latency)
+    if onnx is not None:
+        case.onnx = onnx(source, target.shape)
     case.numpy["copyto"] = lambda: np.copyto(target, view(source))
     if torch is not None:
         source_t, target_t = as_torch(source), (out_view(as_torch(out)) if out_view
@@ -146,6 +183,7 @@ def slice_case(name, source, view, out_shape=None, out_view=None, latency=False)
 def flip_case(name, source, axis):
     out = filled(source.shape, source.dtype)
     case = Case(name, 2 * out.nbytes)
+    case.onnx = onnx_slice(source, source.shape, [-1], [INT64_MIN], [axis], [-1])
     case.numpy["copyto"] = lambda: np.copyto(out, np.flip(source, axis))
     if torch is not None:
         source_t, out_t = as_torch(source), as_torch(out)
@@ -161,6 +199,7 @@ def take_case(name, table, ids, axis, latency=False):
     out_shape = table.shape[:axis] + ids.shape + table.shape[axis + 1:]
     out = filled(out_shape, table.dtype)
     case = Case(name, 2 * out.nbytes + ids.nbytes, latency)
+    case.onnx = onnx_node("Gather", table, out_shape, ids, attrs={"axis": axis})
     case.numpy["take_out"] = lambda: np.take(table, ids, axis=axis, out=out)
     if torch is not None:
         table_t, ids_t, out_t = as_torch(table), as_torch(ids), as_torch(out)
@@ -177,6 +216,7 @@ def gather_elements_case(name, side, axis, seed, out_rows=None):
     indices = random_indices(seed, out_rows * side, side).reshape(out_rows, side)
     out = filled((out_rows, side), np.float32)
     case = Case(name, 2 * out.nbytes + indices.nbytes)
+    case.onnx = onnx_node("GatherElements", data, out.shape, indices, attrs={"axis": axis})
     case.numpy["take_along_axis"] = lambda: np.take_along_axis(data, indices, axis)
     if torch is not None:
         data_t, indices_t, out_t = as_torch(data), as_torch(indices), as_torch(out)
@@ -187,6 +227,9 @@ def gather_elements_case(name, side, axis, seed, out_rows=None):
 def gather_nd_case(name, data, tuples, out_elems):
     """Advanced indexing with the tuple components as index arrays: data[tuple(tuples.T)]."""
     case = Case(name, 2 * out_elems * data.itemsize + tuples.nbytes)
+    k = tuples.shape[1]
+    case.onnx = onnx_node("GatherND", data, tuples.shape[:1] + data.shape[k:], tuples,
+                          attrs={"batch_dims": 0})
     case.numpy["advanced_indexing"] = lambda: data[tuple(tuples.T)]
     if torch is not None:
         data_t, tuples_t = as_torch(data), as_torch(tuples)
@@ -199,6 +242,8 @@ def batched_gather_nd1_case(name, data, ids):
     batches, count = ids.shape[0], ids.shape[1]
     case = Case(name, 2 * batches * count * data.shape[2] * data.itemsize + ids.nbytes)
     batch = np.arange(batches, dtype=np.int64)[:, None]
+    case.onnx = onnx_node("GatherND", data, (batches, count, data.shape[2]), ids,
+                          attrs={"batch_dims": 1})
     case.numpy["advanced_indexing"] = lambda: data[batch, ids[:, :, 0]]
     if torch is not None:
         data_t, ids_t, batch_t = as_torch(data), as_torch(ids), as_torch(batch)
@@ -211,24 +256,29 @@ LLAMA2_VOCAB, LLAMA3_VOCAB, HIDDEN = 32000, 128256, 4096
 CASES = [
     ("KvCacheWindow", lambda: slice_case(
         "KvCacheWindow", filled((8, 64, 2048, 128), np.float16),
-        lambda a: a[:, :, 512:1536, :])),
+        lambda a: a[:, :, 512:1536, :],
+        onnx=lambda a, shape: onnx_slice(a, shape, [512], [1536], [2]))),
     ("HeadSplit", lambda: slice_case(
-        "HeadSplit", filled((8, 64, 2048, 128), np.float32), lambda a: a[:, 16:48])),
+        "HeadSplit", filled((8, 64, 2048, 128), np.float32), lambda a: a[:, 16:48],
+        onnx=lambda a, shape: onnx_slice(a, shape, [16], [48], [1]))),
     ("ResNetStride2Subsample", lambda: slice_case(
-        "ResNetStride2Subsample", filled((4096, 4096), np.float32), lambda a: a[::2, ::2])),
+        "ResNetStride2Subsample", filled((4096, 4096), np.float32), lambda a: a[::2, ::2],
+        onnx=lambda a, shape: onnx_slice(a, shape, [0, 0], [INT64_MAX] * 2, [0, 1], [2, 2]))),
     ("InterleavedChannelSelect", lambda: slice_case(
-        "InterleavedChannelSelect", filled((4096, 4096), np.float32), lambda a: a[:, 1::3])),
+        "InterleavedChannelSelect", filled((4096, 4096), np.float32), lambda a: a[:, 1::3],
+        onnx=lambda a, shape: onnx_slice(a, shape, [1], [INT64_MAX], [1], [3]))),
     ("HorizontalFlip", lambda: flip_case("HorizontalFlip", filled((4096, 4096), np.float32), 1)),
     ("VerticalFlip", lambda: flip_case("VerticalFlip", filled((4096, 4096), np.float32), 0)),
     # The bound buffer is read through strides {1, 4096}: the transpose of its row-major view.
     ("KeyTransposeView", lambda: slice_case(
-        "KeyTransposeView", filled((4096, 4096), np.float32), lambda a: a.T)),
+        "KeyTransposeView", filled((4096, 4096), np.float32), lambda a: a.T,
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [1, 0]}))),
     ("StridedOutputRows", lambda: slice_case(
         "StridedOutputRows", filled((2048, 4096), np.float32), lambda a: a,
         out_shape=(4096, 4096), out_view=lambda o: o[::2])),
     ("ShapeSubgraphSlice", lambda: slice_case(
         "ShapeSubgraphSlice", filled((4, 16), np.float32), lambda a: a[1:3, 4:12],
-        latency=True)),
+        latency=True, onnx=lambda a, shape: onnx_slice(a, shape, [1, 4], [3, 12], [0, 1]))),
     ("EmbeddingLookupLlama2Fp16", lambda: take_case(
         "EmbeddingLookupLlama2Fp16", filled((LLAMA2_VOCAB, HIDDEN), np.float16),
         random_indices(1, 512, LLAMA2_VOCAB), 0)),
@@ -405,13 +455,49 @@ def measure(case, peer, variants, threads_label, thread_count, min_seconds, evic
     }
 
 
+def run_onnxruntime(specs, folder, node_modules, min_seconds, cold):
+    """Runs ort_peer.js on the collected ONNX specs; its records, or [] (with a message) when
+    node or onnxruntime-node is missing or the script fails."""
+    node = shutil.which("node")
+    if node is None:
+        print("peers.py: node not found; skipping the ONNX Runtime peer", file=sys.stderr)
+        return [], None
+    all_threads = os.cpu_count() or 1
+    spec = {"cases": specs, "threads": [["1", 1], ["all", all_threads]],
+            "min_time": min_seconds, "cold": cold, "llc_bytes": last_level_cache_bytes()}
+    spec_path = os.path.join(folder, "ort_spec.json")
+    out_path = os.path.join(folder, "ort_results.json")
+    with open(spec_path, "w", encoding="utf-8") as f:
+        json.dump(spec, f)
+    env = dict(os.environ)
+    if node_modules:
+        env["NODE_PATH"] = os.pathsep.join(p for p in (node_modules, env.get("NODE_PATH")) if p)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ort_peer.js")
+    completed = subprocess.run([node, script, spec_path, out_path], env=env, check=False)
+    if completed.returncode != 0 or not os.path.exists(out_path):
+        print(f"peers.py: ort_peer.js exited with {completed.returncode}; skipping the ONNX "
+              "Runtime peer", file=sys.stderr)
+        return [], None
+    with open(out_path, encoding="utf-8") as f:
+        document = json.load(f)
+    for record in document["results"]:
+        cold_text = (f", cold {record['cold_GBps']:.2f} GB/s" if "cold_GBps" in record else "")
+        print(f"  {record['case']:34s} threads:{record['threads']:3s} ort    "
+              f"{record['GBps']:8.2f} GB/s {record['ns_per_call']:14.0f} ns "
+              f"({record['variant']}){cold_text}", file=sys.stderr)
+    return document["results"], document.get("context", {}).get("onnxruntime")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="peers.json", help="JSON output path")
     parser.add_argument("--filter", default="", help="regular expression on case names")
     parser.add_argument("--min-time", type=float, default=0.2, help="seconds per measurement")
-    parser.add_argument("--peers", default="numpy,torch", help="comma-separated subset")
+    parser.add_argument("--peers", default="numpy,torch,onnxruntime",
+                        help="comma-separated subset")
+    parser.add_argument("--ort-node-modules", default=os.environ.get("DMLCPU_ORT_NODE_MODULES", ""),
+                        help="node_modules folder holding onnxruntime-node (else NODE_PATH)")
     parser.add_argument("--no-cold", action="store_true",
                         help="skip the cold-cache timings (warm calls only)")
     args = parser.parse_args()
@@ -429,10 +515,21 @@ def main():
           file=sys.stderr)
     evict = None if args.no_cold else CacheEvictor()
     results = []
+    ort_folder = tempfile.mkdtemp(prefix="dmlcpu_ort_")
+    ort_specs = []
     for name, build in CASES:
         if args.filter and not re.search(args.filter, name):
             continue
         case = build()
+        if "onnxruntime" in peers and case.onnx is not None:
+            spec = dict(case.onnx, name=name, moved_bytes=case.moved_bytes,
+                        latency=case.latency)
+            indices = spec.pop("indices_array", None)
+            if indices is not None:
+                path = os.path.join(ort_folder, f"{name}.indices.bin")
+                np.ascontiguousarray(indices, dtype=np.int64).tofile(path)
+                spec["indices"] = {"file": path, "shape": list(indices.shape)}
+            ort_specs.append(spec)
         if "numpy" in peers and case.numpy:
             record = measure(case, "numpy", case.numpy, "1", 1, args.min_time, evict)
             if record:
@@ -454,6 +551,11 @@ def main():
                       f"{record['GBps']:8.2f} GB/s {record['ns_per_call']:14.0f} ns "
                       f"({record['variant']}){cold_text}", file=sys.stderr)
         del case
+    if ort_specs:
+        ort_results, info["onnxruntime"] = run_onnxruntime(
+            ort_specs, ort_folder, args.ort_node_modules, args.min_time, evict is not None)
+        results += ort_results
+    shutil.rmtree(ort_folder, ignore_errors=True)
     with open(args.out, "w", encoding="utf-8") as out:
         json.dump({"context": info, "results": results}, out, indent=1)
     print(f"peers.py: wrote {len(results)} results to {args.out}", file=sys.stderr)

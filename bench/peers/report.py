@@ -6,7 +6,7 @@
       --png docs/bench.png --md docs/bench.md
 
 Columns (throughput cases): dmlcpu GB/s (fastest call) and its mean, memcpy GB/s, NT copy GB/s,
-PyTorch GB/s, NumPy GB/s; `ratio` = best copy time / dmlcpu time for the output's bytes (1.0 =
+PyTorch GB/s, NumPy GB/s, ONNX Runtime GB/s (CPU execution provider, onnxruntime-node); `ratio` = best copy time / dmlcpu time for the output's bytes (1.0 =
 as fast as the faster pure copy, measured in the same run with the same threads); `memcpy ratio`
 = the same for glibc memcpy itself (what regular stores reach on a cold destination); `vs best
 peer` = dmlcpu's speed-up over the faster peer (same case, same thread setting, same byte
@@ -21,6 +21,12 @@ fastest of repeated calls; peers: best sample; `ratio`: fastest calls of interle
 dmlcpu, memcpy and NT copy): on a shared, noisy machine the fastest call is the least disturbed
 one.
 Latency cases (tiny operators) are reported in nanoseconds per call; Compile latency separately.
+Case names carry their shape and type (case_labels.py).
+
+The chart has one column per thread setting and two linear panels in each: dmlcpu's speed-up over
+the best peer per case (two bars: repeated calls = `vs best peer`, cold calls = `vs best peer,
+cold`), and dmlcpu's ratio to the best copy (`ratio to copy`). Each bar is labelled with its own
+value, so a bar and its label always come from the same measurement.
 """
 
 import argparse
@@ -29,6 +35,8 @@ import json
 import os
 import re
 import sys
+
+from case_labels import case_label
 
 NAME_RE = re.compile(r"^(?P<case>[^/]+)/threads:(?P<threads>[^/]+)")
 TIME_UNIT_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -88,7 +96,8 @@ def build_rows(dmlcpu, peers):
     for (case, threads), d in dmlcpu.items():
         torch_record = peers.get((case, threads, "torch"))
         numpy_record = peers.get((case, threads, "numpy"))
-        peer_records = [r for r in (torch_record, numpy_record) if r]
+        ort_record = peers.get((case, threads, "onnxruntime"))
+        peer_records = [r for r in (torch_record, numpy_record, ort_record) if r]
         if "ns_per_compile" in d:
             compile_rows.append({"case": case, "threads": threads, "ns": d["ns_per_compile"]})
             continue
@@ -111,6 +120,7 @@ def build_rows(dmlcpu, peers):
             "thread_count": int(d.get("threads", 0)),
             "torch": torch_record,
             "numpy": numpy_record,
+            "onnxruntime": ort_record,
             "best_peer": best_peer,
             "speedup": best_peer["seconds"] / seconds if best_peer else None,
         }
@@ -148,13 +158,15 @@ def peer_ns(record):
 
 def throughput_table(rows):
     header = ["case", "threads", "dmlcpu GB/s", "(mean)", "memcpy GB/s", "NT copy GB/s",
-              "PyTorch GB/s", "NumPy GB/s", "ratio to copy", "memcpy ratio", "vs best peer",
+              "PyTorch GB/s", "NumPy GB/s", "ONNX Runtime GB/s", "ratio to copy", "memcpy ratio",
+              "vs best peer",
               "vs best peer, cold", "bound", "read bound", "copy bound"]
     body = []
     for r in rows:
-        body.append([r["case"], r["threads"], fmt(r["dmlcpu_GBps"]), fmt(r["mean_GBps"]),
-                     fmt(r["memcpy_GBps"]),
+        body.append([case_label(r["case"]), r["threads"], fmt(r["dmlcpu_GBps"]),
+                     fmt(r["mean_GBps"]), fmt(r["memcpy_GBps"]),
                      fmt(r["nt_GBps"]), fmt(peer_gbps(r["torch"])), fmt(peer_gbps(r["numpy"])),
+                     fmt(peer_gbps(r["onnxruntime"])),
                      fmt(r["ratio"], 3), fmt(r["memcpy_ratio"], 3),
                      (fmt(r["speedup"]) + "x") if r["speedup"] else "-",
                      (fmt(r["cold_speedup"]) + "x") if r["cold_speedup"] else "-",
@@ -166,9 +178,10 @@ def throughput_table(rows):
 
 def latency_table(rows):
     header = ["case", "threads", "dmlcpu ns/call", "PyTorch ns/call", "NumPy ns/call",
-              "vs best peer"]
-    body = [[r["case"], r["threads"], fmt(r["ns"], 1), fmt(peer_ns(r["torch"]), 0),
-             fmt(peer_ns(r["numpy"]), 0), (fmt(r["speedup"]) + "x") if r["speedup"] else "-"]
+              "ONNX Runtime ns/call", "vs best peer"]
+    body = [[case_label(r["case"]), r["threads"], fmt(r["ns"], 1), fmt(peer_ns(r["torch"]), 0),
+             fmt(peer_ns(r["numpy"]), 0), fmt(peer_ns(r["onnxruntime"]), 0),
+             (fmt(r["speedup"]) + "x") if r["speedup"] else "-"]
             for r in rows]
     return header, body
 
@@ -217,57 +230,66 @@ def slower_than_peer(throughput, latency):
 
 
 def write_chart(throughput, path, title):
+    """Per thread setting (columns), two linear panels (rows): dmlcpu's speed-up over the best
+    peer (repeated and cold bars) and its ratio to the best copy. Every bar is labelled with the
+    value it draws; a missing measurement draws no bar and no label."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     cases = list(dict.fromkeys(r["case"] for r in throughput))
-    series = [("dmlcpu", lambda r: r["dmlcpu_GBps"], "#1f5fbf"),
-              ("memcpy", lambda r: r["memcpy_GBps"], "#9a9a9a"),
-              ("NT copy", lambda r: r["nt_GBps"], "#cfcfcf"),
-              ("PyTorch", lambda r: peer_gbps(r["torch"]), "#e8702a"),
-              ("NumPy", lambda r: peer_gbps(r["numpy"]), "#4daf4a")]
+    labels = [case_label(c) for c in cases]
     thread_labels = list(dict.fromkeys(r["threads"] for r in throughput))
     by_key = {(r["case"], r["threads"]): r for r in throughput}
-    figure, axes = plt.subplots(1, len(thread_labels), sharey=True,
-                                figsize=(7.5 * len(thread_labels), 0.62 * len(cases) + 1.8))
-    if len(thread_labels) == 1:
-        axes = [axes]
-    bar_height = 0.8 / len(series)
-    for axis, label in zip(axes, thread_labels):
+    peer_names = {"torch": "PyTorch", "numpy": "NumPy", "onnxruntime": "ONNX Runtime"}
+    panels = [
+        ("dmlcpu speed-up over the best peer (x; >1: dmlcpu faster)",
+         [("repeated calls", lambda r: r["speedup"],
+           lambda r: peer_names.get(r["best_peer"]["peer"], "") if r["best_peer"] else "",
+           "#1f5fbf"),
+          ("cold calls", lambda r: r["cold_speedup"],
+           lambda r: (peer_names.get(r["best_cold_peer"]["peer"], "")
+                      if r["best_cold_peer"] else ""), "#8fb3e8")]),
+        ("dmlcpu ratio to the best copy (1 = as fast as memcpy / NT copy of the output)",
+         [("ratio to copy", lambda r: r["ratio"], lambda r: "", "#4d4d4d")]),
+    ]
+    figure, axes = plt.subplots(
+        len(panels), len(thread_labels), sharey=True, squeeze=False,
+        figsize=(8.5 * len(thread_labels), 2 * (0.42 * len(cases) + 1.2)))
+    for column, label in enumerate(thread_labels):
         counts = {by_key[(c, label)]["thread_count"] for c in cases if (c, label) in by_key}
-        for s, (name, value_of, color) in enumerate(series):
-            ys, xs = [], []
-            for i, case in enumerate(cases):
-                row = by_key.get((case, label))
-                value = value_of(row) if row else None
-                if value:
-                    ys.append(i + (s - (len(series) - 1) / 2) * bar_height)
-                    xs.append(value)
-            axis.barh(ys, xs, height=bar_height, color=color, label=name,
-                      edgecolor="black" if name == "dmlcpu" else "none", linewidth=0.4)
-        axis.set_xscale("log")
-        axis.set_xlabel("GB/s (bytes read + written, log scale)")
         thread_text = "1 thread" if label == "1" else \
             f"all threads ({', '.join(str(c) for c in sorted(counts))})"
-        axis.set_title(thread_text)
-        axis.grid(axis="x", which="both", alpha=0.3)
-        # Annotate dmlcpu's bar with its ratio to the faster copy.
-        for i, case in enumerate(cases):
-            row = by_key.get((case, label))
-            if row and row["ratio"]:
-                axis.annotate(f"ratio {row['ratio']:.2g}",
-                              (row["dmlcpu_GBps"], i - (len(series) - 1) / 2 * bar_height),
-                              xytext=(3, 0), textcoords="offset points", va="center",
-                              fontsize=6, color="#1f5fbf")
-        axis.set_yticks(range(len(cases)))
-        axis.set_yticklabels(cases)
-    axes[0].invert_yaxis()  # shared y axis: invert once, first case on top
-    handles, labels = axes[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="upper center", ncol=len(series), fontsize=9,
-                  bbox_to_anchor=(0.5, 0.975), frameon=False)
-    figure.suptitle(title, fontsize=10)
-    figure.tight_layout(rect=(0, 0, 1, 0.96))
+        for row_index, (panel_title, series) in enumerate(panels):
+            axis = axes[row_index][column]
+            bar_height = 0.8 / len(series)
+            largest = 1.0
+            for s, (name, value_of, note_of, color) in enumerate(series):
+                ys, xs, notes = [], [], []
+                for i, case in enumerate(cases):
+                    row = by_key.get((case, label))
+                    value = value_of(row) if row else None
+                    if value:
+                        ys.append(i + (s - (len(series) - 1) / 2) * bar_height)
+                        xs.append(value)
+                        notes.append(note_of(row))
+                axis.barh(ys, xs, height=bar_height, color=color, label=name)
+                largest = max([largest] + xs)
+                for x, y, note in zip(xs, ys, notes):  # the label of each bar is its own value
+                    axis.annotate(f"{x:.2f}" + (f" vs {note}" if note else ""), (x, y),
+                                  xytext=(3, 0), textcoords="offset points", va="center",
+                                  fontsize=6)
+            axis.axvline(1.0, color="black", linewidth=0.6)
+            axis.set_title(f"{thread_text}: {panel_title}", fontsize=8)
+            axis.grid(axis="x", alpha=0.3)
+            axis.set_xlim(0, largest * 1.3)  # room for the labels right of the bars
+            axis.set_yticks(range(len(cases)))
+            axis.set_yticklabels(labels, fontsize=7)
+    axes[0][0].invert_yaxis()  # shared y axis: invert once, first case on top
+    handles, names = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="upper right", ncol=len(names), fontsize=8, frameon=False)
+    figure.suptitle(title, fontsize=9)
+    figure.tight_layout(rect=(0, 0, 1, 0.97))
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     figure.savefig(path, dpi=110)
     plt.close(figure)
@@ -333,7 +355,8 @@ def main():
 
     machine = machine_text(context)
     versions = (f"NumPy {peer_context.get('numpy', 'n/a')}, "
-                f"PyTorch {peer_context.get('torch') or 'n/a'}")
+                f"PyTorch {peer_context.get('torch') or 'n/a'}, "
+                f"ONNX Runtime {peer_context.get('onnxruntime') or 'n/a'}")
     for title, (header, body) in tables:
         if body:
             print(f"\n{title}\n")
@@ -394,6 +417,12 @@ def main():
         "a slice that reads every line of its input, a flip or a transposed view, a plain copy, "
         "so about 1).",
         "- NumPy is single-threaded for these operations; its row is repeated under all threads.",
+        "- ONNX Runtime: its CPU execution provider through onnxruntime-node, each case as a "
+        "one-node ONNX model (Slice, Gather, GatherElements, GatherND; Transpose for the "
+        "transposed view; StridedOutputRows has no ONNX form), intra-op threads = the thread "
+        "setting, output preallocated (onnxruntime-node 1.20 still returns a copy of it); its "
+        "figures include onnxruntime-node's per-call JavaScript overhead, which dominates the "
+        "tiny operators.",
         "- Timing (wall clock): the GB/s columns are fastest calls of repeated calls -- "
         "dmlcpu's fastest Execute of its timed loop (best repetition), each copy called alone, "
         "the peers' best sample -- because the machine is shared and the fastest call is the "

@@ -2,13 +2,17 @@
 /* dmlcpu — DirectML-compatible declarations.
  *
  * The enums and structs an application hands to DirectML, with DirectML's names, numeric
- * values, field order and layout (header version 0x6400). Code written against DirectML.h
- * compiles against this header unchanged. If the real DirectML.h was included first (its
- * include guard DIRECTML_H is defined), this header declares nothing of its own and uses it.
+ * values, field order and layout (header version 0x6400). If the real DirectML.h was included
+ * first (its include guard DIRECTML_H is defined), this header declares nothing of its own and
+ * uses it.
  *
- * Plain C99 and C++; no Windows headers are needed. Outside Windows the Win32 scalar
- * typedefs DirectML uses (UINT, UINT64, INT, FLOAT, BOOL, BYTE, ...) are provided here unless
- * DMLCPU_NO_WIN32_TYPEDEFS is defined (then the includer must provide them).
+ * Plain C99 and C++; no Windows headers. The structs are written with <stdint.h> types
+ * (uint32_t where DirectML.h says UINT, int32_t for INT, uint64_t for UINT64, uint8_t for
+ * BYTE, ...), which have the same size, alignment and, on every supported target, the same
+ * type, so this header defines no Win32 scalar name. Code written against DirectML.h that
+ * spells UINT, INT, BOOL, ... itself either has them (<windows.h>, its own typedefs) or asks
+ * for them: defining DMLCPU_WIN32_TYPES before the first include provides them (from
+ * <windows.h> on Windows, as typedefs elsewhere). See docs/abi.md.
  */
 #ifndef DMLCPU_DML_COMPAT_H_
 #define DMLCPU_DML_COMPAT_H_
@@ -16,15 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(DIRECTML_H)
-#define DMLCPU_USES_REAL_DIRECTML_H 1
-#else
-#define DMLCPU_USES_REAL_DIRECTML_H 0
-
+#if defined(DMLCPU_WIN32_TYPES) && !defined(DMLCPU_WIN32_TYPEDEFS_DECLARED)
+#define DMLCPU_WIN32_TYPEDEFS_DECLARED 1
 #if defined(_WIN32)
 #include <windows.h>
-#elif !defined(DMLCPU_NO_WIN32_TYPEDEFS) && !defined(DMLCPU_WIN32_TYPEDEFS_DECLARED)
-#define DMLCPU_WIN32_TYPEDEFS_DECLARED 1
+#else
 typedef uint8_t BYTE;
 typedef int8_t INT8;
 typedef uint8_t UINT8;
@@ -40,6 +40,12 @@ typedef float FLOAT;
 typedef double DOUBLE;
 typedef int BOOL;
 #endif
+#endif
+
+#if defined(DIRECTML_H)
+#define DMLCPU_USES_REAL_DIRECTML_H 1
+#else
+#define DMLCPU_USES_REAL_DIRECTML_H 0
 
 #define DML_TARGET_VERSION 0x6400
 
@@ -94,11 +100,11 @@ inline DML_TENSOR_FLAGS operator~(DML_TENSOR_FLAGS a) {
 typedef struct DML_BUFFER_TENSOR_DESC {
   DML_TENSOR_DATA_TYPE DataType;
   DML_TENSOR_FLAGS Flags;
-  UINT DimensionCount;
-  const UINT* Sizes;
-  const UINT* Strides; /* optional; in elements */
-  UINT64 TotalTensorSizeInBytes;
-  UINT GuaranteedBaseOffsetAlignment;
+  uint32_t DimensionCount;
+  const uint32_t* Sizes;
+  const uint32_t* Strides; /* optional; in elements */
+  uint64_t TotalTensorSizeInBytes;
+  uint32_t GuaranteedBaseOffsetAlignment;
 } DML_BUFFER_TENSOR_DESC;
 
 typedef struct DML_TENSOR_DESC {
@@ -107,17 +113,17 @@ typedef struct DML_TENSOR_DESC {
 } DML_TENSOR_DESC;
 
 typedef union DML_SCALAR_UNION {
-  BYTE Bytes[8];
-  INT8 Int8;
-  UINT8 UInt8;
-  INT16 Int16;
-  UINT16 UInt16;
-  INT32 Int32;
-  UINT32 UInt32;
-  INT64 Int64;
-  UINT64 UInt64;
-  FLOAT Float32;
-  DOUBLE Float64;
+  uint8_t Bytes[8];
+  int8_t Int8;
+  uint8_t UInt8;
+  int16_t Int16;
+  uint16_t UInt16;
+  int32_t Int32;
+  uint32_t UInt32;
+  int64_t Int64;
+  uint64_t UInt64;
+  float Float32;
+  double Float64;
 } DML_SCALAR_UNION;
 
 typedef enum DML_OPERATOR_TYPE {
@@ -310,18 +316,18 @@ typedef struct DML_OPERATOR_DESC {
 typedef struct DML_SLICE_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT DimensionCount;
-  const UINT* Offsets;
-  const UINT* Sizes;
-  const UINT* Strides;
+  uint32_t DimensionCount;
+  const uint32_t* Offsets;
+  const uint32_t* Sizes;
+  const uint32_t* Strides;
 } DML_SLICE_OPERATOR_DESC;
 
 typedef struct DML_GATHER_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT Axis;
-  UINT IndexDimensions;
+  uint32_t Axis;
+  uint32_t IndexDimensions;
 } DML_GATHER_OPERATOR_DESC;
 
 typedef struct DML_SCATTER_OPERATOR_DESC {
@@ -329,7 +335,7 @@ typedef struct DML_SCATTER_OPERATOR_DESC {
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* UpdatesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT Axis;
+  uint32_t Axis;
 } DML_SCATTER_OPERATOR_DESC;
 
 typedef DML_SCATTER_OPERATOR_DESC DML_SCATTER_ELEMENTS_OPERATOR_DESC;
@@ -338,15 +344,15 @@ typedef struct DML_GATHER_ELEMENTS_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT Axis;
+  uint32_t Axis;
 } DML_GATHER_ELEMENTS_OPERATOR_DESC;
 
 typedef struct DML_GATHER_ND_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT InputDimensionCount;
-  UINT IndicesDimensionCount;
+  uint32_t InputDimensionCount;
+  uint32_t IndicesDimensionCount;
 } DML_GATHER_ND_OPERATOR_DESC;
 
 typedef struct DML_SCATTER_ND_OPERATOR_DESC {
@@ -354,26 +360,26 @@ typedef struct DML_SCATTER_ND_OPERATOR_DESC {
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* UpdatesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT InputDimensionCount;
-  UINT IndicesDimensionCount;
+  uint32_t InputDimensionCount;
+  uint32_t IndicesDimensionCount;
 } DML_SCATTER_ND_OPERATOR_DESC;
 
 typedef struct DML_SLICE1_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT DimensionCount;
-  const UINT* InputWindowOffsets;
-  const UINT* InputWindowSizes;
-  const INT* InputWindowStrides; /* signed: the documentation's UINT is an erratum */
+  uint32_t DimensionCount;
+  const uint32_t* InputWindowOffsets;
+  const uint32_t* InputWindowSizes;
+  const int32_t* InputWindowStrides; /* signed: the documentation's UINT is an erratum */
 } DML_SLICE1_OPERATOR_DESC;
 
 typedef struct DML_GATHER_ND1_OPERATOR_DESC {
   const DML_TENSOR_DESC* InputTensor;
   const DML_TENSOR_DESC* IndicesTensor;
   const DML_TENSOR_DESC* OutputTensor;
-  UINT InputDimensionCount;
-  UINT IndicesDimensionCount;
-  UINT BatchDimensionCount;
+  uint32_t InputDimensionCount;
+  uint32_t IndicesDimensionCount;
+  uint32_t BatchDimensionCount;
 } DML_GATHER_ND1_OPERATOR_DESC;
 
 #endif /* !defined(DIRECTML_H) */

@@ -18,18 +18,13 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/export.h"
 #include "dmlcpu/status.h"
-
-#if defined(DMLCPU_NO_TBB)
-// Portable builds (DMLCPU_PORTABLE, e.g. mingw) have no oneTBB; DeviceOptions::arena stays
-// declared so code compiles unchanged, and must be null there.
-namespace tbb {
-class task_arena;
-}  // namespace tbb
-#else
-#include <oneapi/tbb/task_arena.h>
-#endif
+#include "dmlcpu/version.h"
 
 namespace dmlcpu {
+
+// Opaque stand-in for a caller's tbb::task_arena (dmlcpu/tbb.h converts; this header needs no
+// oneTBB).
+struct TbbArenaHandle;
 
 namespace internal {
 struct DeviceState;
@@ -73,11 +68,12 @@ struct NativeBinding {
 struct DeviceOptions {
   // Upper bound on threads used by one Execute. 0 = all cores; 1 = fully serial, no TBB call.
   uint32_t max_threads = 0;
-  // Optional caller-owned arena; Execute runs its parallel work inside it (and inside
-  // this_task_arena::isolate). Must outlive the Device and everything compiled on it.
-  // With an arena, max_threads (when below the arena's concurrency) splits each Execute into
-  // exactly that many slices, so no more of the arena's threads do its work.
-  tbb::task_arena* arena = nullptr;
+  // Optional caller-owned oneTBB arena, set and read with SetTbbArena / GetTbbArena from
+  // dmlcpu/tbb.h (null = the device owns its threads). Execute runs its parallel work inside
+  // it (and inside this_task_arena::isolate); it must outlive the Device and everything
+  // compiled on it. With an arena, max_threads (when below the arena's concurrency) splits each
+  // Execute into exactly that many slices. Must be null in portable (DMLCPU_NO_TBB) builds.
+  TbbArenaHandle* tbb_arena = nullptr;
   // Which backend runs Compile/Execute; see Device::backend() and backend_reason().
   Backend backend = Backend::kCpu;
   // kD3D12/kAuto only, optional: adopt the caller's ID3D12Device* and ID3D12CommandQueue*
@@ -133,6 +129,10 @@ class DMLCPU_API CompiledOperator {
   DML_OPERATOR_TYPE type() const;
   size_t input_count() const;
   size_t output_count() const;
+  // The least size_bytes Execute accepts for input / output binding `i` (the tensor's
+  // TotalTensorSizeInBytes); 0 when `i` is out of range or the operator is empty.
+  uint64_t input_bytes(size_t i) const;
+  uint64_t output_bytes(size_t i) const;
   bool valid() const { return program_ != nullptr; }
 
  private:

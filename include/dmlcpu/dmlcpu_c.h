@@ -2,10 +2,20 @@
 /* dmlcpu — C ABI, for engines in other languages. Plain C99.
  *
  * Thread-safety: a device may compile from several threads at once; an operator may execute
- * from several threads at once. Every handle is destroyed by its own function; an operator
- * keeps what it needs of its device alive, so the two may be destroyed in any order.
- * On failure a function returns a non-zero dmlcpu_status and records a message that
- * dmlcpu_last_error_message() returns on the same thread. */
+ * from several threads at once; an ONNX node may be read from several threads at once. Every
+ * handle is destroyed by its own function; an operator keeps what it needs of its device
+ * alive, so the two may be destroyed in any order.
+ *
+ * Errors: on failure a function returns a non-zero dmlcpu_status and records a message that
+ * dmlcpu_last_error_message() returns on the same thread. A successful call leaves the message
+ * unchanged (it is not cleared): read it only right after a call that failed.
+ *
+ * Versioned structs (struct_size): a caller sets struct_size = sizeof(the struct) as its header
+ * declares it. A smaller struct_size (a program built against an older dmlcpu) is accepted:
+ * every field that does not lie wholly within struct_size takes its default (what a
+ * zero-initialised field means). A struct_size larger than this library knows is refused
+ * (DMLCPU_INVALID_ARGUMENT) with a message naming struct_size and the largest known size.
+ * See docs/abi.md. */
 #ifndef DMLCPU_DMLCPU_C_H_
 #define DMLCPU_DMLCPU_C_H_
 
@@ -13,6 +23,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/export.h"
+#include "dmlcpu/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,11 +45,23 @@ typedef enum dmlcpu_index_policy {
   DMLCPU_INDEX_STRICT = 1 /* out-of-range index -> DMLCPU_OUT_OF_RANGE, output untouched */
 } dmlcpu_index_policy;
 
+/* The library's version: DMLCPU_VERSION_MAJOR * 1000000 + MINOR * 1000 + PATCH, as
+ * DMLCPU_VERSION in dmlcpu/version.h is for the headers. While the major version is 0, a program
+ * runs only against the minor version it was built with (docs/abi.md). */
+DMLCPU_API uint32_t dmlcpu_version(void);
+/* "MAJOR.MINOR.PATCH", never NULL. */
+DMLCPU_API const char* dmlcpu_version_string(void);
+
 /* A host buffer: pointer and accessible size in bytes (>= the tensor's TotalTensorSizeInBytes). */
 typedef struct dmlcpu_binding {
   void* data;
   uint64_t size_bytes;
 } dmlcpu_binding;
+/* An input buffer, which Execute only reads. */
+typedef struct dmlcpu_input_binding {
+  const void* data;
+  uint64_t size_bytes;
+} dmlcpu_input_binding;
 
 /* max_threads: 0 = all cores, 1 = serial. *out receives the device (NULL on failure). */
 DMLCPU_API dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out);
@@ -48,7 +71,8 @@ typedef enum dmlcpu_backend {
   DMLCPU_BACKEND_AUTO = 2   /* D3D12 when DirectML.dll and an adapter are present, else CPU */
 } dmlcpu_backend;
 
-/* Options for dmlcpu_device_create_ex. Zero-initialise, then set struct_size. */
+/* Options for dmlcpu_device_create_ex. Zero-initialise, then set struct_size (the rule for
+ * older and newer sizes is at the top of this file; at least 4, the struct_size field). */
 typedef struct dmlcpu_device_options {
   uint32_t struct_size;   /* sizeof(dmlcpu_device_options) */
   uint32_t max_threads;   /* as for dmlcpu_device_create */
@@ -71,10 +95,25 @@ DMLCPU_API void dmlcpu_device_destroy(dmlcpu_device* device);
 /* Validates and plans `desc`; the descriptor may be freed right after. */
 DMLCPU_API dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
                                         dmlcpu_index_policy policy, dmlcpu_operator** out);
-/* Bindings in the order of the operator struct's tensor fields. */
+/* Bindings in the order of the operator struct's tensor fields. Inputs are only read. */
 DMLCPU_API dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* inputs,
                                         uint32_t input_count, const dmlcpu_binding* outputs,
                                         uint32_t output_count);
+/* dmlcpu_execute with const input bindings (read-only buffers need no cast). */
+DMLCPU_API dmlcpu_status dmlcpu_execute2(const dmlcpu_operator* op,
+                                         const dmlcpu_input_binding* inputs, uint32_t input_count,
+                                         const dmlcpu_binding* outputs, uint32_t output_count);
+
+/* Introspection of a compiled operator. For NULL: DML_OPERATOR_INVALID and 0 counts. */
+DMLCPU_API DML_OPERATOR_TYPE dmlcpu_operator_type(const dmlcpu_operator* op);
+DMLCPU_API uint32_t dmlcpu_operator_input_count(const dmlcpu_operator* op);
+DMLCPU_API uint32_t dmlcpu_operator_output_count(const dmlcpu_operator* op);
+/* The least size_bytes execute accepts for input (or output) binding `index` (the tensor's
+ * TotalTensorSizeInBytes) in *size_bytes. DMLCPU_INVALID_ARGUMENT when index >= the count. */
+DMLCPU_API dmlcpu_status dmlcpu_operator_input_bytes(const dmlcpu_operator* op, uint32_t index,
+                                                     uint64_t* size_bytes);
+DMLCPU_API dmlcpu_status dmlcpu_operator_output_bytes(const dmlcpu_operator* op, uint32_t index,
+                                                      uint64_t* size_bytes);
 /* D3D12 backend only (see dmlcpu::CompiledOperator::ExecuteNative): bindings are D3D12 buffer
  * ranges (resource = ID3D12Resource*, offset a multiple of 16), no copies. DMLCPU_UNSUPPORTED
  * for an operator compiled by the CPU backend. */
@@ -94,8 +133,9 @@ DMLCPU_API dmlcpu_backend dmlcpu_operator_backend(const dmlcpu_operator* op);
 /* NULL is a no-op. */
 DMLCPU_API void dmlcpu_operator_destroy(dmlcpu_operator* op);
 
-/* Message of the last failure on this thread ("" if none). Valid until the next dmlcpu call on
- * this thread. Never NULL. */
+/* Message of the last failure on this thread ("" if none yet). Never NULL. Successful calls
+ * leave it unchanged, so it describes the most recent failing call, and the pointer stays
+ * valid until the next failing dmlcpu call on this thread. */
 DMLCPU_API const char* dmlcpu_last_error_message(void);
 
 /* Extras. */
@@ -106,6 +146,71 @@ DMLCPU_API uint64_t dmlcpu_calc_buffer_tensor_size(DML_TENSOR_DATA_TYPE data_typ
 /* Writes the plan description (NUL-terminated, truncated to capacity); returns its full length. */
 DMLCPU_API uint64_t dmlcpu_operator_describe(const dmlcpu_operator* op, char* buffer,
                                              uint64_t capacity);
+
+/* The ONNX adapter (dmlcpu/onnx.h) through C: an ONNX node, from its attributes and its
+ * inputs' element types and shapes, -> the DML_OPERATOR_DESC to compile, with the output's
+ * shape and every binding's size. The node owns everything its descriptor points at.
+ *   ONNX Gather -> DML_OPERATOR_GATHER, GatherElements -> GATHER_ELEMENTS,
+ *   GatherND -> GATHER_ND1, Slice -> SLICE1.
+ * Messages name the ONNX op and the attribute or input, e.g. "Gather: axis is 3, expected in
+ * [-2, 1]". */
+typedef struct dmlcpu_onnx_node dmlcpu_onnx_node;
+
+/* A tensor as ONNX describes it: element_type is ONNX's TensorProto.DataType (1 = FLOAT,
+ * 6 = INT32, 7 = INT64, ...); shape has `rank` entries in [0, 2^32 - 1] (may be NULL when
+ * rank is 0: a scalar). */
+typedef struct dmlcpu_onnx_tensor_type {
+  int32_t element_type;
+  uint32_t rank;
+  const int64_t* shape;
+} dmlcpu_onnx_tensor_type;
+
+/* ONNX Gather (opset 1-13); axis in [-r, r-1]. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_gather(const dmlcpu_onnx_tensor_type* data,
+                                            const dmlcpu_onnx_tensor_type* indices, int64_t axis,
+                                            dmlcpu_onnx_node** out);
+/* ONNX GatherElements (opset 11-13). */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_gather_elements(const dmlcpu_onnx_tensor_type* data,
+                                                     const dmlcpu_onnx_tensor_type* indices,
+                                                     int64_t axis, dmlcpu_onnx_node** out);
+/* ONNX GatherND (opset 11-13); batch_dims 0 before opset 12. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_gather_nd(const dmlcpu_onnx_tensor_type* data,
+                                               const dmlcpu_onnx_tensor_type* indices,
+                                               int64_t batch_dims, dmlcpu_onnx_node** out);
+/* ONNX Slice (opset 1-13): starts and ends have `count` entries each; axes and steps have
+ * `count` entries or are NULL (omitted: 0 .. count-1, and all 1). */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_slice(const dmlcpu_onnx_tensor_type* data,
+                                           const int64_t* starts, const int64_t* ends,
+                                           const int64_t* axes, const int64_t* steps,
+                                           uint32_t count, dmlcpu_onnx_node** out);
+
+/* The descriptor to hand to dmlcpu_compile; valid as long as the node. Its Type is
+ * DML_OPERATOR_INVALID when the output is empty. NULL for a NULL node. */
+DMLCPU_API const DML_OPERATOR_DESC* dmlcpu_onnx_node_desc(const dmlcpu_onnx_node* node);
+/* 1 when the ONNX output has a 0-size dimension: nothing to compile or execute, the caller
+ * produces the empty tensor. 0 otherwise (and for NULL). */
+DMLCPU_API int dmlcpu_onnx_node_output_is_empty(const dmlcpu_onnx_node* node);
+/* The ONNX output: rank, shape (`rank` entries, valid as long as the node; NULL when rank 0),
+ * element type (TensorProto.DataType) and element count. */
+DMLCPU_API uint32_t dmlcpu_onnx_node_output_rank(const dmlcpu_onnx_node* node);
+DMLCPU_API const int64_t* dmlcpu_onnx_node_output_shape(const dmlcpu_onnx_node* node);
+DMLCPU_API int32_t dmlcpu_onnx_node_output_element_type(const dmlcpu_onnx_node* node);
+DMLCPU_API uint64_t dmlcpu_onnx_node_output_elems(const dmlcpu_onnx_node* node);
+/* DirectML bindings: Gather*: data, indices; Slice: data. */
+DMLCPU_API uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node);
+/* Least byte size of input binding `index` / of the output binding (0 for an empty tensor).
+ * DMLCPU_INVALID_ARGUMENT when index >= the input count. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node,
+                                                      uint32_t index, uint64_t* size_bytes);
+DMLCPU_API uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node);
+/* Writes one line (DirectML operator, attributes, tensors; NUL-terminated, truncated to
+ * capacity) and returns its full length. */
+DMLCPU_API uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,
+                                              uint64_t capacity);
+/* NULL is a no-op. */
+DMLCPU_API void dmlcpu_onnx_node_destroy(dmlcpu_onnx_node* node);
+/* Bytes per element of an ONNX element type as the adapter moves it; 0 when unsupported. */
+DMLCPU_API uint32_t dmlcpu_onnx_element_size_bytes(int32_t element_type);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,10 +1,16 @@
-// The C ABI over the C++ API.
+// SPDX-License-Identifier: Apache-2.0
+// The C ABI over the C++ API and the ONNX adapter.
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/dmlcpu_c.h"
+#include "dmlcpu/onnx.h"
+#include "dmlcpu/version.h"
 
 struct dmlcpu_device {
   explicit dmlcpu_device(const dmlcpu::DeviceOptions& options) : device(options) {}
@@ -14,6 +20,10 @@ struct dmlcpu_device {
 
 struct dmlcpu_operator {
   dmlcpu::CompiledOperator op;
+};
+
+struct dmlcpu_onnx_node {
+  dmlcpu::onnx::OperatorDesc node;
 };
 
 namespace {
@@ -32,9 +42,94 @@ dmlcpu_status FromStatus(const dmlcpu::Status& s) {
 
 constexpr uint32_t kMaxBindings = 2;
 
+// struct_size rule (dmlcpu_c.h): fields wholly inside struct_size are read, the rest keep
+// their defaults; more than sizeof(T) is refused.
+template <typename T>
+dmlcpu_status CheckStructSize(const char* function, const char* name, uint32_t struct_size) {
+  if (struct_size < sizeof(uint32_t) || struct_size > sizeof(T)) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                std::string(function) + ": " + name + "->struct_size is " +
+                    std::to_string(struct_size) + ", expected in [" +
+                    std::to_string(sizeof(uint32_t)) + ", " + std::to_string(sizeof(T)) +
+                    "] (" + std::to_string(sizeof(T)) +
+                    " is the largest size this dmlcpu " DMLCPU_VERSION_STRING " knows)");
+  }
+  return DMLCPU_OK;
+}
+#define DMLCPU_HAS_FIELD(type, pointer, field) \
+  (offsetof(type, field) + sizeof(pointer->field) <= pointer->struct_size)
+
+// Copies a C tensor type; kInvalidArgument when shape is null for a non-zero rank.
+dmlcpu_status ToTensorType(const char* function, const char* name,
+                           const dmlcpu_onnx_tensor_type* in, dmlcpu::onnx::TensorType* out) {
+  if (in == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name + " is null");
+  }
+  if (in->rank > 0 && in->shape == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name +
+                                             "->shape is null, rank is " +
+                                             std::to_string(in->rank));
+  }
+  if (in->rank > dmlcpu::onnx::kMaxRank) {
+    return Fail(DMLCPU_UNSUPPORTED, std::string(function) + ": " + name + "->rank is " +
+                                        std::to_string(in->rank) + ", expected <= " +
+                                        std::to_string(dmlcpu::onnx::kMaxRank));
+  }
+  out->element_type = static_cast<dmlcpu::onnx::ElementType>(in->element_type);
+  out->shape.assign(in->shape, in->shape + in->rank);
+  return DMLCPU_OK;
+}
+
+dmlcpu_status FinishNode(const char* function,
+                         dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc>&& node,
+                         dmlcpu_onnx_node** out) {
+  if (!node.ok()) return FromStatus(node.status());
+  try {
+    *out = new dmlcpu_onnx_node{std::move(node).value()};
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, std::string(function) + ": out of memory");
+  }
+  return DMLCPU_OK;
+}
+
+using IndexedNodeBuilder = dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc> (*)(
+    const dmlcpu::onnx::TensorType&, const dmlcpu::onnx::TensorType&, int64_t);
+
+// The shared body of dmlcpu_onnx_gather, _gather_elements and _gather_nd.
+dmlcpu_status BuildIndexedNode(const char* function, IndexedNodeBuilder build,
+                               const dmlcpu_onnx_tensor_type* data,
+                               const dmlcpu_onnx_tensor_type* indices, int64_t attribute,
+                               dmlcpu_onnx_node** out) {
+  if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": out is null");
+  *out = nullptr;
+  try {
+    dmlcpu::onnx::TensorType data_type, indices_type;
+    dmlcpu_status s = ToTensorType(function, "data", data, &data_type);
+    if (s != DMLCPU_OK) return s;
+    s = ToTensorType(function, "indices", indices, &indices_type);
+    if (s != DMLCPU_OK) return s;
+    return FinishNode(function, build(data_type, indices_type, attribute), out);
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, std::string(function) + ": out of memory");
+  }
+}
+
+uint64_t CopyText(const std::string& text, char* buffer, uint64_t capacity) {
+  if (buffer != nullptr && capacity > 0) {
+    const uint64_t n = text.size() < capacity - 1 ? text.size() : capacity - 1;
+    std::memcpy(buffer, text.data(), n);
+    buffer[n] = '\0';
+  }
+  return text.size();
+}
+
 }  // namespace
 
 extern "C" {
+
+uint32_t dmlcpu_version(void) { return DMLCPU_VERSION; }
+
+const char* dmlcpu_version_string(void) { return DMLCPU_VERSION_STRING; }
 
 dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out) {
   if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_device_create: out is null");
@@ -58,19 +153,35 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
   if (options == nullptr) {
     return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_device_create_ex: options is null");
   }
-  if (options->struct_size < sizeof(dmlcpu_device_options)) {
-    return Fail(DMLCPU_INVALID_ARGUMENT,
-                "dmlcpu_device_create_ex: options->struct_size is " +
-                    std::to_string(options->struct_size) + ", expected >= " +
-                    std::to_string(sizeof(dmlcpu_device_options)));
+  dmlcpu_status size_status = CheckStructSize<dmlcpu_device_options>(
+      "dmlcpu_device_create_ex", "options", options->struct_size);
+  if (size_status != DMLCPU_OK) return size_status;
+  // Fields past struct_size (an older, smaller struct) take their zero defaults.
+  dmlcpu_device_options o{};
+  o.struct_size = options->struct_size;
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, max_threads)) {
+    o.max_threads = options->max_threads;
   }
-  if (options->backend != DMLCPU_BACKEND_CPU && options->backend != DMLCPU_BACKEND_D3D12 &&
-      options->backend != DMLCPU_BACKEND_AUTO) {
-    return Fail(DMLCPU_INVALID_ARGUMENT,
-                "dmlcpu_device_create_ex: options->backend is " +
-                    std::to_string(static_cast<int>(options->backend)) +
-                    ", expected DMLCPU_BACKEND_CPU (0), _D3D12 (1) or _AUTO (2)");
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, backend)) {
+    // Read as an integer: a value outside the enum must be reported, not loaded as one.
+    int32_t backend = 0;
+    static_assert(sizeof(backend) == sizeof(options->backend), "dmlcpu_backend is 32 bits");
+    std::memcpy(&backend, &options->backend, sizeof(backend));
+    if (backend != DMLCPU_BACKEND_CPU && backend != DMLCPU_BACKEND_D3D12 &&
+        backend != DMLCPU_BACKEND_AUTO) {
+      return Fail(DMLCPU_INVALID_ARGUMENT,
+                  "dmlcpu_device_create_ex: options->backend is " + std::to_string(backend) +
+                      ", expected DMLCPU_BACKEND_CPU (0), _D3D12 (1) or _AUTO (2)");
+    }
+    o.backend = static_cast<dmlcpu_backend>(backend);
   }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, d3d12_device)) {
+    o.d3d12_device = options->d3d12_device;
+  }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, d3d12_queue)) {
+    o.d3d12_queue = options->d3d12_queue;
+  }
+  options = &o;
   try {
     dmlcpu::DeviceOptions device_options;
     device_options.max_threads = options->max_threads;
@@ -145,6 +256,67 @@ dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* in
   return FromStatus(op->op.Execute(in, input_count, out, output_count));
 }
 
+dmlcpu_status dmlcpu_execute2(const dmlcpu_operator* op, const dmlcpu_input_binding* inputs,
+                              uint32_t input_count, const dmlcpu_binding* outputs,
+                              uint32_t output_count) {
+  if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: op is null");
+  if (input_count > 0 && inputs == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: inputs is null");
+  }
+  if (output_count > 0 && outputs == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: outputs is null");
+  }
+  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+    return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
+  }
+  dmlcpu::Binding in[kMaxBindings];
+  dmlcpu::OutputBinding out[kMaxBindings];
+  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
+  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
+  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+}
+
+DML_OPERATOR_TYPE dmlcpu_operator_type(const dmlcpu_operator* op) {
+  return op == nullptr ? DML_OPERATOR_INVALID : op->op.type();
+}
+
+uint32_t dmlcpu_operator_input_count(const dmlcpu_operator* op) {
+  return op == nullptr ? 0 : static_cast<uint32_t>(op->op.input_count());
+}
+
+uint32_t dmlcpu_operator_output_count(const dmlcpu_operator* op) {
+  return op == nullptr ? 0 : static_cast<uint32_t>(op->op.output_count());
+}
+
+dmlcpu_status dmlcpu_operator_input_bytes(const dmlcpu_operator* op, uint32_t index,
+                                          uint64_t* size_bytes) {
+  if (op == nullptr || size_bytes == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_operator_input_bytes: op or size_bytes is null");
+  }
+  if (index >= op->op.input_count()) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_operator_input_bytes: index is " +
+                                             std::to_string(index) + ", expected < " +
+                                             std::to_string(op->op.input_count()));
+  }
+  *size_bytes = op->op.input_bytes(index);
+  return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_operator_output_bytes(const dmlcpu_operator* op, uint32_t index,
+                                           uint64_t* size_bytes) {
+  if (op == nullptr || size_bytes == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_operator_output_bytes: op or size_bytes is null");
+  }
+  if (index >= op->op.output_count()) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_operator_output_bytes: index is " +
+                                             std::to_string(index) + ", expected < " +
+                                             std::to_string(op->op.output_count()));
+  }
+  *size_bytes = op->op.output_bytes(index);
+  return DMLCPU_OK;
+}
+
 dmlcpu_status dmlcpu_execute_native(const dmlcpu_operator* op,
                                     const dmlcpu_native_binding* inputs, uint32_t input_count,
                                     const dmlcpu_native_binding* outputs,
@@ -182,18 +354,121 @@ uint64_t dmlcpu_calc_buffer_tensor_size(DML_TENSOR_DATA_TYPE data_type, uint32_t
 
 uint64_t dmlcpu_operator_describe(const dmlcpu_operator* op, char* buffer, uint64_t capacity) {
   if (op == nullptr) return 0;
-  std::string text;
   try {
-    text = op->op.Describe();
+    return CopyText(op->op.Describe(), buffer, capacity);
   } catch (...) {
     return 0;
   }
-  if (buffer != nullptr && capacity > 0) {
-    const uint64_t n = text.size() < capacity - 1 ? text.size() : capacity - 1;
-    std::memcpy(buffer, text.data(), n);
-    buffer[n] = '\0';
+}
+
+dmlcpu_status dmlcpu_onnx_gather(const dmlcpu_onnx_tensor_type* data,
+                                 const dmlcpu_onnx_tensor_type* indices, int64_t axis,
+                                 dmlcpu_onnx_node** out) {
+  return BuildIndexedNode("dmlcpu_onnx_gather", &dmlcpu::onnx::Gather, data, indices, axis, out);
+}
+
+dmlcpu_status dmlcpu_onnx_gather_elements(const dmlcpu_onnx_tensor_type* data,
+                                          const dmlcpu_onnx_tensor_type* indices, int64_t axis,
+                                          dmlcpu_onnx_node** out) {
+  return BuildIndexedNode("dmlcpu_onnx_gather_elements", &dmlcpu::onnx::GatherElements, data,
+                          indices, axis, out);
+}
+
+dmlcpu_status dmlcpu_onnx_gather_nd(const dmlcpu_onnx_tensor_type* data,
+                                    const dmlcpu_onnx_tensor_type* indices, int64_t batch_dims,
+                                    dmlcpu_onnx_node** out) {
+  return BuildIndexedNode("dmlcpu_onnx_gather_nd", &dmlcpu::onnx::GatherNd, data, indices,
+                          batch_dims, out);
+}
+
+dmlcpu_status dmlcpu_onnx_slice(const dmlcpu_onnx_tensor_type* data, const int64_t* starts,
+                                const int64_t* ends, const int64_t* axes, const int64_t* steps,
+                                uint32_t count, dmlcpu_onnx_node** out) {
+  if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_onnx_slice: out is null");
+  *out = nullptr;
+  if (count > 0 && (starts == nullptr || ends == nullptr)) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_onnx_slice: starts or ends is null, count is " +
+                                             std::to_string(count));
   }
-  return text.size();
+  try {
+    dmlcpu::onnx::TensorType data_type;
+    dmlcpu_status s = ToTensorType("dmlcpu_onnx_slice", "data", data, &data_type);
+    if (s != DMLCPU_OK) return s;
+    dmlcpu::onnx::SliceParams params;
+    if (count > 0) {
+      params.starts.assign(starts, starts + count);
+      params.ends.assign(ends, ends + count);
+      if (axes != nullptr) params.axes.assign(axes, axes + count);
+      if (steps != nullptr) params.steps.assign(steps, steps + count);
+    }
+    return FinishNode("dmlcpu_onnx_slice", dmlcpu::onnx::Slice(data_type, params), out);
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_onnx_slice: out of memory");
+  }
+}
+
+const DML_OPERATOR_DESC* dmlcpu_onnx_node_desc(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? nullptr : &node->node.desc();
+}
+
+int dmlcpu_onnx_node_output_is_empty(const dmlcpu_onnx_node* node) {
+  return node != nullptr && node->node.output_is_empty() ? 1 : 0;
+}
+
+uint32_t dmlcpu_onnx_node_output_rank(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : static_cast<uint32_t>(node->node.output_shape().size());
+}
+
+const int64_t* dmlcpu_onnx_node_output_shape(const dmlcpu_onnx_node* node) {
+  if (node == nullptr || node->node.output_shape().empty()) return nullptr;
+  return node->node.output_shape().data();
+}
+
+int32_t dmlcpu_onnx_node_output_element_type(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : static_cast<int32_t>(node->node.output_element_type());
+}
+
+uint64_t dmlcpu_onnx_node_output_elems(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : node->node.output_elems();
+}
+
+uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : static_cast<uint32_t>(node->node.input_count());
+}
+
+dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node, uint32_t index,
+                                           uint64_t* size_bytes) {
+  if (node == nullptr || size_bytes == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_input_bytes: node or size_bytes is null");
+  }
+  if (index >= node->node.input_count()) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_onnx_node_input_bytes: index is " +
+                                             std::to_string(index) + ", expected < " +
+                                             std::to_string(node->node.input_count()));
+  }
+  *size_bytes = node->node.input_bytes(index);
+  return DMLCPU_OK;
+}
+
+uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : node->node.output_bytes();
+}
+
+uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,
+                                   uint64_t capacity) {
+  if (node == nullptr) return 0;
+  try {
+    return CopyText(node->node.ToString(), buffer, capacity);
+  } catch (...) {
+    return 0;
+  }
+}
+
+void dmlcpu_onnx_node_destroy(dmlcpu_onnx_node* node) { delete node; }
+
+uint32_t dmlcpu_onnx_element_size_bytes(int32_t element_type) {
+  return dmlcpu::onnx::ElementSizeBytes(static_cast<dmlcpu::onnx::ElementType>(element_type));
 }
 
 }  // extern "C"

@@ -17,7 +17,8 @@ namespace dmlcpu {
 namespace internal {
 
 struct DeviceState {
-  DeviceState(uint32_t max_threads, tbb::task_arena* arena) : executor(max_threads, arena) {}
+  // arena: the caller's tbb::task_arena (DeviceOptions::tbb_arena), or null.
+  DeviceState(uint32_t max_threads, void* arena) : executor(max_threads, arena) {}
   Executor executor;
   Backend backend = Backend::kCpu;
   std::string backend_reason = "requested";
@@ -162,7 +163,8 @@ const char* BackendName(Backend backend) {
 }
 
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(options.max_threads, options.arena)) {
+    : state_(std::make_shared<internal::DeviceState>(options.max_threads,
+                                                     static_cast<void*>(options.tbb_arena))) {
   internal::SelectBackend(options, state_.get());
 }
 
@@ -236,6 +238,13 @@ DML_OPERATOR_TYPE CompiledOperator::type() const {
 size_t CompiledOperator::input_count() const { return program_ ? program_->input_count : 0; }
 size_t CompiledOperator::output_count() const {
   return program_ ? program_->output_count : 0;
+}
+uint64_t CompiledOperator::input_bytes(size_t i) const {
+  if (!program_ || i >= program_->input_count) return 0;
+  return i == 0 ? program_->geometry.input.total_bytes : program_->geometry.indices.total_bytes;
+}
+uint64_t CompiledOperator::output_bytes(size_t i) const {
+  return program_ && i == 0 ? program_->geometry.output.total_bytes : 0;
 }
 Backend CompiledOperator::backend() const { return backend_op_ ? Backend::kD3D12 : Backend::kCpu; }
 

@@ -2,10 +2,14 @@
 /* c_api_test — drives the dmlcpu C ABI from plain C99 (built with -std=c99 -pedantic).
  *
  * Covers: device creation (0, 1, 2 threads); compile + execute of GATHER, SLICE1 and GATHER_ND1
- * worked examples (docs/semantics.md#worked-examples); the error paths (invalid descriptor, strict
- * out-of-range index, short buffers, NULL arguments to every function); destroying device and
- * operator in both orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe.
+ * worked examples (docs/semantics.md#worked-examples); the error paths (invalid descriptor,
+ * strict out-of-range index, short buffers, NULL arguments to every function); destroying device and operator in both
+ * orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe; the version; the
+ * struct_size rule; the last-error rule; operator introspection; const input bindings
+ * (dmlcpu_execute2); the ONNX adapter (dmlcpu_onnx_*), with an ONNX Slice and an ONNX Gather run
+ * end to end.
  * Prints "<passed> passed, <failed> failed" and exits non-zero on any failure. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -518,6 +522,310 @@ static void TestDescribe(dmlcpu_device* device) {
   dmlcpu_operator_destroy(op);
 }
 
+static void TestVersion(void) {
+  char expected[32];
+  CHECK(dmlcpu_version() == DMLCPU_VERSION);
+  CHECK(strcmp(dmlcpu_version_string(), DMLCPU_VERSION_STRING) == 0);
+  sprintf(expected, "%d.%d.%d", DMLCPU_VERSION_MAJOR, DMLCPU_VERSION_MINOR, DMLCPU_VERSION_PATCH);
+  CHECK(strcmp(dmlcpu_version_string(), expected) == 0);
+}
+
+/* struct_size: older, smaller structs are accepted (later fields take defaults); larger ones are
+ * refused with a message naming struct_size and the largest known size. */
+static void TestStructSize(void) {
+  dmlcpu_device_options options;
+  dmlcpu_device* device = NULL;
+  char largest[32];
+  sprintf(largest, "%u", (unsigned)sizeof(dmlcpu_device_options));
+
+  memset(&options, 0, sizeof(options));
+  options.struct_size = sizeof(options);
+  options.max_threads = 1;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  CHECK(device != NULL && dmlcpu_device_backend(device) == DMLCPU_BACKEND_CPU);
+  dmlcpu_device_destroy(device);
+
+  /* A struct that ends before `backend`: the garbage there is never read. */
+  options.struct_size = (uint32_t)offsetof(dmlcpu_device_options, backend);
+  options.backend = (dmlcpu_backend)99;
+  device = NULL;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  CHECK(device != NULL && dmlcpu_device_backend(device) == DMLCPU_BACKEND_CPU);
+  dmlcpu_device_destroy(device);
+  /* The same garbage inside struct_size is refused. */
+  options.struct_size = sizeof(options);
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("options->backend is 99");
+  options.backend = DMLCPU_BACKEND_CPU;
+
+  /* Only struct_size itself. */
+  options.struct_size = sizeof(uint32_t);
+  options.max_threads = 12345;
+  device = NULL;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  dmlcpu_device_destroy(device);
+
+  /* Newer, larger, or no struct at all. */
+  options.struct_size = sizeof(options) + 8;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(device == NULL);
+  CHECK_MESSAGE("struct_size");
+  CHECK_MESSAGE(largest);
+  options.struct_size = 0;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("options->struct_size is 0");
+}
+
+/* A successful call leaves the last error (text and pointer) as the last failure set it. */
+static void TestLastErrorRule(dmlcpu_device* device) {
+  GatherDesc desc;
+  dmlcpu_operator* op = NULL;
+  const char* message;
+  char copy[256];
+  CHECK(dmlcpu_compile(device, NULL, DMLCPU_INDEX_CLAMP, &op) == DMLCPU_INVALID_ARGUMENT);
+  message = dmlcpu_last_error_message();
+  strncpy(copy, message, sizeof(copy) - 1);
+  copy[sizeof(copy) - 1] = '\0';
+  CHECK(strstr(copy, "desc is null") != NULL);
+  MakeGatherG1(&desc);
+  CHECK(dmlcpu_compile(device, &desc.op, DMLCPU_INDEX_CLAMP, &op) == DMLCPU_OK);
+  CHECK(dmlcpu_last_error_message() == message);
+  CHECK(strcmp(dmlcpu_last_error_message(), copy) == 0);
+  /* The next failure replaces it. */
+  CHECK(dmlcpu_operator_input_bytes(op, 7, NULL) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(strcmp(dmlcpu_last_error_message(), copy) != 0);
+  dmlcpu_operator_destroy(op);
+}
+
+static void TestIntrospectionAndConstInputs(dmlcpu_device* device) {
+  static const float kInput[4] = {11, 12, 13, 14};
+  static const uint32_t kIndices[5] = {3, 1, 3, 0, 2};
+  static const float kExpected[5] = {14, 12, 14, 11, 13};
+  GatherDesc desc;
+  dmlcpu_operator* op = NULL;
+  uint64_t size_bytes = 0;
+  float output[5];
+  dmlcpu_input_binding inputs[2];
+  dmlcpu_binding outputs[1];
+
+  CHECK(dmlcpu_operator_type(NULL) == DML_OPERATOR_INVALID);
+  CHECK(dmlcpu_operator_input_count(NULL) == 0 && dmlcpu_operator_output_count(NULL) == 0);
+  MakeGatherG1(&desc);
+  CHECK(dmlcpu_compile(device, &desc.op, DMLCPU_INDEX_STRICT, &op) == DMLCPU_OK);
+  if (op == NULL) return;
+  CHECK(dmlcpu_operator_type(op) == DML_OPERATOR_GATHER);
+  CHECK(dmlcpu_operator_input_count(op) == 2);
+  CHECK(dmlcpu_operator_output_count(op) == 1);
+  CHECK(dmlcpu_operator_input_bytes(op, 0, &size_bytes) == DMLCPU_OK && size_bytes == 16);
+  CHECK(dmlcpu_operator_input_bytes(op, 1, &size_bytes) == DMLCPU_OK && size_bytes == 20);
+  CHECK(dmlcpu_operator_output_bytes(op, 0, &size_bytes) == DMLCPU_OK && size_bytes == 20);
+  CHECK(dmlcpu_operator_input_bytes(op, 2, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_operator_input_bytes: index is 2, expected < 2");
+  CHECK(dmlcpu_operator_output_bytes(op, 1, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("index is 1, expected < 1");
+  CHECK(dmlcpu_operator_output_bytes(NULL, 0, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
+
+  /* const inputs: static const arrays bind without a cast. */
+  inputs[0].data = kInput;
+  inputs[0].size_bytes = sizeof(kInput);
+  inputs[1].data = kIndices;
+  inputs[1].size_bytes = sizeof(kIndices);
+  outputs[0].data = output;
+  outputs[0].size_bytes = sizeof(output);
+  FillSentinel(output, 5);
+  CHECK(dmlcpu_execute2(op, inputs, 2, outputs, 1) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kExpected, 5));
+  inputs[1].size_bytes = 19;
+  CHECK(dmlcpu_execute2(op, inputs, 2, outputs, 1) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("IndicesTensor");
+  CHECK(dmlcpu_execute2(NULL, inputs, 2, outputs, 1) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_execute2(op, NULL, 2, outputs, 1) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_execute2(op, inputs, 3, outputs, 1) == DMLCPU_INVALID_ARGUMENT);
+  dmlcpu_operator_destroy(op);
+}
+
+/* Compiles a node's descriptor, checks the operator's binding sizes against the node's and runs
+ * it with inputs (count from the node) into output. */
+static dmlcpu_status RunOnnxNode(dmlcpu_device* device, const dmlcpu_onnx_node* node,
+                                 const dmlcpu_input_binding* inputs, void* output,
+                                 uint64_t output_capacity_bytes) {
+  dmlcpu_operator* op = NULL;
+  dmlcpu_binding out_binding;
+  dmlcpu_status status;
+  uint64_t node_bytes = 0, op_bytes = 0;
+  uint32_t i;
+  status = dmlcpu_compile(device, dmlcpu_onnx_node_desc(node), DMLCPU_INDEX_STRICT, &op);
+  if (status != DMLCPU_OK) return status;
+  CHECK(dmlcpu_operator_input_count(op) == dmlcpu_onnx_node_input_count(node));
+  for (i = 0; i < dmlcpu_onnx_node_input_count(node); ++i) {
+    CHECK(dmlcpu_onnx_node_input_bytes(node, i, &node_bytes) == DMLCPU_OK);
+    CHECK(dmlcpu_operator_input_bytes(op, i, &op_bytes) == DMLCPU_OK);
+    CHECK(node_bytes == op_bytes);
+  }
+  CHECK(dmlcpu_operator_output_bytes(op, 0, &op_bytes) == DMLCPU_OK);
+  CHECK(op_bytes == dmlcpu_onnx_node_output_bytes(node));
+  CHECK(op_bytes <= output_capacity_bytes);
+  out_binding.data = output;
+  out_binding.size_bytes = output_capacity_bytes;
+  status = dmlcpu_execute2(op, inputs, dmlcpu_onnx_node_input_count(node), &out_binding, 1);
+  dmlcpu_operator_destroy(op);
+  return status;
+}
+
+/* ONNX Slice: y = x[1:3, ::-2] of a FLOAT {3, 4} -> {2, 2}. */
+static void TestOnnxSlice(dmlcpu_device* device) {
+  static const int64_t kShape[2] = {3, 4};
+  static const float kX[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  static const int64_t kStarts[2] = {1, -1};
+  static const int64_t kEnds[2] = {3, INT64_MIN};
+  static const int64_t kAxes[2] = {0, -1};
+  static const int64_t kSteps[2] = {1, -2};
+  static const float kExpected[4] = {7, 5, 11, 9};
+  static const int64_t kEmptyStarts[1] = {2};
+  static const int64_t kEmptyEnds[1] = {1};
+  dmlcpu_onnx_tensor_type data;
+  dmlcpu_onnx_node* node = NULL;
+  dmlcpu_input_binding input;
+  float output[4];
+  const int64_t* shape;
+  char text[512];
+
+  data.element_type = 1; /* FLOAT */
+  data.rank = 2;
+  data.shape = kShape;
+  CHECK(dmlcpu_onnx_slice(&data, kStarts, kEnds, kAxes, kSteps, 2, &node) == DMLCPU_OK);
+  if (node == NULL) return;
+  CHECK(dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_SLICE1);
+  CHECK(dmlcpu_onnx_node_output_is_empty(node) == 0);
+  CHECK(dmlcpu_onnx_node_output_rank(node) == 2);
+  shape = dmlcpu_onnx_node_output_shape(node);
+  CHECK(shape != NULL && shape[0] == 2 && shape[1] == 2);
+  CHECK(dmlcpu_onnx_node_output_element_type(node) == 1);
+  CHECK(dmlcpu_onnx_node_output_elems(node) == 4);
+  CHECK(dmlcpu_onnx_node_input_count(node) == 1);
+  CHECK(dmlcpu_onnx_node_output_bytes(node) == 16);
+  CHECK(dmlcpu_onnx_node_describe(node, text, sizeof(text)) > 0);
+  CHECK(strstr(text, "SLICE1") != NULL);
+  input.data = kX;
+  input.size_bytes = sizeof(kX);
+  FillSentinel(output, 4);
+  CHECK(RunOnnxNode(device, node, &input, output, sizeof(output)) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kExpected, 4));
+  dmlcpu_onnx_node_destroy(node);
+
+  /* Axes and steps omitted; an empty result is reported, not compiled. */
+  node = NULL;
+  CHECK(dmlcpu_onnx_slice(&data, kEmptyStarts, kEmptyEnds, NULL, NULL, 1, &node) == DMLCPU_OK);
+  CHECK(node != NULL && dmlcpu_onnx_node_output_is_empty(node) == 1);
+  CHECK(dmlcpu_onnx_node_output_bytes(node) == 0);
+  CHECK(dmlcpu_onnx_node_desc(node) != NULL &&
+        dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_INVALID);
+  shape = dmlcpu_onnx_node_output_shape(node);
+  CHECK(shape != NULL && shape[0] == 0 && shape[1] == 4);
+  dmlcpu_onnx_node_destroy(node);
+
+  /* Errors name the function or the ONNX attribute. */
+  node = NULL;
+  CHECK(dmlcpu_onnx_slice(&data, kStarts, kEnds, kAxes, kSteps, 2, NULL) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_onnx_slice: out is null");
+  CHECK(dmlcpu_onnx_slice(&data, NULL, kEnds, NULL, NULL, 1, &node) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("starts or ends is null");
+  CHECK(dmlcpu_onnx_slice(NULL, kStarts, kEnds, NULL, NULL, 1, &node) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_onnx_slice: data is null");
+  data.shape = NULL;
+  CHECK(dmlcpu_onnx_slice(&data, kStarts, kEnds, NULL, NULL, 1, &node) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("data->shape is null");
+  CHECK(node == NULL);
+  dmlcpu_onnx_node_destroy(NULL);
+}
+
+/* ONNX Gather: FLOAT {3, 2} rows picked by INT64 indices {2, 2} [[0, 2], [-1, 1]] (axis 0) ->
+ * {2, 2, 2}; then GatherElements and GatherND nodes. */
+static void TestOnnxGather(dmlcpu_device* device) {
+  static const int64_t kDataShape[2] = {3, 2};
+  static const int64_t kIndicesShape[2] = {2, 2};
+  static const float kData[6] = {1, 2, 3, 4, 5, 6};
+  static const int64_t kIndices[4] = {0, 2, -1, 1};
+  static const float kExpected[8] = {1, 2, 5, 6, 5, 6, 3, 4};
+  static const int64_t kBad[4] = {0, 3, 0, 0};
+  static const int64_t kNdIndicesShape[2] = {2, 2};
+  static const int64_t kNdIndices[4] = {0, 1, 2, 0};
+  static const float kNdExpected[2] = {2, 5};
+  dmlcpu_onnx_tensor_type data, indices;
+  dmlcpu_onnx_node* node = NULL;
+  dmlcpu_input_binding inputs[2];
+  float output[8];
+  const int64_t* shape;
+
+  data.element_type = 1;  /* FLOAT */
+  data.rank = 2;
+  data.shape = kDataShape;
+  indices.element_type = 7; /* INT64 */
+  indices.rank = 2;
+  indices.shape = kIndicesShape;
+  CHECK(dmlcpu_onnx_gather(&data, &indices, 0, &node) == DMLCPU_OK);
+  if (node == NULL) return;
+  CHECK(dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_GATHER);
+  CHECK(dmlcpu_onnx_node_output_rank(node) == 3);
+  shape = dmlcpu_onnx_node_output_shape(node);
+  CHECK(shape != NULL && shape[0] == 2 && shape[1] == 2 && shape[2] == 2);
+  CHECK(dmlcpu_onnx_node_input_count(node) == 2);
+  CHECK(dmlcpu_onnx_node_output_bytes(node) == 32);
+  CHECK(dmlcpu_onnx_node_input_bytes(node, 2, NULL) == DMLCPU_INVALID_ARGUMENT);
+  inputs[0].data = kData;
+  inputs[0].size_bytes = sizeof(kData);
+  inputs[1].data = kIndices;
+  inputs[1].size_bytes = sizeof(kIndices);
+  FillSentinel(output, 8);
+  CHECK(RunOnnxNode(device, node, inputs, output, sizeof(output)) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kExpected, 8));
+  /* Out of range is an error in ONNX: the strict policy reports it, output untouched. */
+  inputs[1].data = kBad;
+  FillSentinel(output, 8);
+  CHECK(RunOnnxNode(device, node, inputs, output, sizeof(output)) == DMLCPU_OUT_OF_RANGE);
+  CHECK(AllSentinel(output, 8));
+  dmlcpu_onnx_node_destroy(node);
+
+  node = NULL;
+  CHECK(dmlcpu_onnx_gather(&data, &indices, 2, &node) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(node == NULL);
+  CHECK_MESSAGE("axis");
+  indices.element_type = 1;
+  CHECK(dmlcpu_onnx_gather(&data, &indices, 0, &node) != DMLCPU_OK);
+  indices.element_type = 7;
+  CHECK(dmlcpu_onnx_gather(&data, NULL, 0, &node) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_onnx_gather: indices is null");
+
+  /* GatherElements: output shape = indices shape. */
+  CHECK(dmlcpu_onnx_gather_elements(&data, &indices, 1, &node) == DMLCPU_OK);
+  CHECK(node != NULL && dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_GATHER_ELEMENTS);
+  shape = dmlcpu_onnx_node_output_shape(node);
+  CHECK(dmlcpu_onnx_node_output_rank(node) == 2 && shape != NULL && shape[0] == 2 &&
+        shape[1] == 2);
+  dmlcpu_onnx_node_destroy(node);
+
+  /* GatherND: (0, 1) -> 2 and (2, 0) -> 5. */
+  node = NULL;
+  indices.shape = kNdIndicesShape;
+  CHECK(dmlcpu_onnx_gather_nd(&data, &indices, 0, &node) == DMLCPU_OK);
+  if (node == NULL) return;
+  CHECK(dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_GATHER_ND1);
+  CHECK(dmlcpu_onnx_node_output_rank(node) == 1 && dmlcpu_onnx_node_output_elems(node) == 2);
+  inputs[1].data = kNdIndices;
+  inputs[1].size_bytes = sizeof(kNdIndices);
+  FillSentinel(output, 8);
+  CHECK(RunOnnxNode(device, node, inputs, output, sizeof(output)) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kNdExpected, 2));
+  dmlcpu_onnx_node_destroy(node);
+
+  CHECK(dmlcpu_onnx_element_size_bytes(1) == 4 && dmlcpu_onnx_element_size_bytes(7) == 8);
+  CHECK(dmlcpu_onnx_element_size_bytes(8) == 0); /* STRING */
+  CHECK(dmlcpu_onnx_node_output_bytes(NULL) == 0 && dmlcpu_onnx_node_desc(NULL) == NULL);
+}
+
 int main(void) {
   dmlcpu_device* device = NULL;
   TestDeviceCreate();
@@ -526,6 +834,8 @@ int main(void) {
   TestGather(2);
   TestDestroyOrders();
   TestCalcBufferTensorSize();
+  TestVersion();
+  TestStructSize();
   if (dmlcpu_device_create(2, &device) != DMLCPU_OK || device == NULL) {
     fprintf(stderr, "FAILED: cannot create a device\n");
     return 1;
@@ -537,6 +847,10 @@ int main(void) {
   TestShortBuffers(device);
   TestNullArguments(device);
   TestDescribe(device);
+  TestLastErrorRule(device);
+  TestIntrospectionAndConstInputs(device);
+  TestOnnxSlice(device);
+  TestOnnxGather(device);
   dmlcpu_device_destroy(device);
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

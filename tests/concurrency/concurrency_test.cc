@@ -22,6 +22,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
+#include "dmlcpu/tbb.h"
 #include "executor/scratch_pool.h"
 #include "gtest/gtest.h"
 #include "reference/reference.h"
@@ -301,7 +302,10 @@ TEST(ConcurrencyTest, CallerArenaLimitsThreads) {
   tbb::task_arena arena(kLimit);
   arena.initialize();
   ArenaOccupancy occupancy(arena);
-  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  dmlcpu::DeviceOptions options;
+  dmlcpu::SetTbbArena(options, &arena);
+  ASSERT_EQ(dmlcpu::GetTbbArena(options), &arena);
+  dmlcpu::Device device(options);
   EXPECT_LE(device.max_concurrency(), static_cast<uint32_t>(kLimit));
   auto op = device.Compile(gather.desc());
   ASSERT_TRUE(op.ok()) << op.status().message();
@@ -333,7 +337,10 @@ TEST(ConcurrencyTest, ExecuteInsideCallersParallelForDoesNotDeadlock) {
   tbb::task_arena arena(kLimit);
   arena.initialize();
   ArenaOccupancy occupancy(arena);
-  dmlcpu::Device device(dmlcpu::DeviceOptions{0, &arena});
+  dmlcpu::DeviceOptions options;
+  dmlcpu::SetTbbArena(options, &arena);
+  ASSERT_EQ(dmlcpu::GetTbbArena(options), &arena);
+  dmlcpu::Device device(options);
   auto op = device.Compile(gather.desc());
   ASSERT_TRUE(op.ok()) << op.status().message();
   constexpr int kTasks = 12;

@@ -10,8 +10,8 @@
 
 int main(void) {
   /* G1: Axis 0, k 1; Input {4} [11,12,13,14]; Indices {5} [3,1,3,0,2] -> [14,12,14,11,13]. */
-  static const UINT kInputSizes[1] = {4};
-  static const UINT kIndexSizes[1] = {5};
+  static const uint32_t kInputSizes[1] = {4};
+  static const uint32_t kIndexSizes[1] = {5};
   static const float kExpected[5] = {14, 12, 14, 11, 13};
   DML_BUFFER_TENSOR_DESC buffers[3];
   DML_TENSOR_DESC tensors[3];

@@ -9,9 +9,9 @@
 
 int main() {
   // G2: Axis 0, k 1; Input {3,2} [1..6]; Indices {1,4} [0,1,1,2] -> Output {4,2}.
-  const UINT input_sizes[] = {3, 2};
-  const UINT index_sizes[] = {1, 4};
-  const UINT output_sizes[] = {4, 2};
+  const uint32_t input_sizes[] = {3, 2};
+  const uint32_t index_sizes[] = {1, 4};
+  const uint32_t output_sizes[] = {4, 2};
   const DML_BUFFER_TENSOR_DESC input_buffer = {DML_TENSOR_DATA_TYPE_FLOAT32,
                                                DML_TENSOR_FLAG_NONE, 2, input_sizes, nullptr,
                                                24, 0};

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # ctest driver for the find_package consumer (cmake -P). Installs the already-built dmlcpu from
 # BINARY_DIR into WORK_DIR/prefix, configures and builds tests/consumer against that prefix, and
-# runs both consumer executables. Any failing step is a FATAL_ERROR (a failed test).
+# runs both consumer executables; then links main.c with nothing but the compiler and
+# `pkg-config --cflags --libs dmlcpu` (and --static) against the installed dmlcpu.pc and runs
+# it. Any failing step is a FATAL_ERROR (a failed test).
 #
-# Variables (-D...): SOURCE_DIR, BINARY_DIR, WORK_DIR (required); BUILD_TYPE, GENERATOR,
+# Variables (-D...): SOURCE_DIR, BINARY_DIR, WORK_DIR, LIBDIR (required); BUILD_TYPE, GENERATOR,
 # C_COMPILER, CXX_COMPILER, C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS (optional, forwarded so that
 # sanitizer builds configure and link the consumer the same way as the library).
 cmake_minimum_required(VERSION 3.25)
 
-foreach(required SOURCE_DIR BINARY_DIR WORK_DIR)
+foreach(required SOURCE_DIR BINARY_DIR WORK_DIR LIBDIR)
   if(NOT DEFINED ${required} OR "${${required}}" STREQUAL "")
     message(FATAL_ERROR "run_consumer.cmake: ${required} is not set")
   endif()
@@ -80,5 +82,46 @@ foreach(exe consumer_cxx consumer_c)
     message(FATAL_ERROR "${exe} was not built under ${consumer_build}")
   endif()
   run_step("run ${exe}" "${path}")
+  message(STATUS "${step_output}")
+endforeach()
+
+# 5. pkg-config: a plain compiler line, shared-style and --static.
+find_program(PKG_CONFIG_EXECUTABLE NAMES pkgconf pkg-config)
+if(NOT PKG_CONFIG_EXECUTABLE)
+  message(FATAL_ERROR "pkg-config (or pkgconf) is not installed: apt-get install -y pkgconf")
+endif()
+if(NOT C_COMPILER)
+  set(C_COMPILER cc)
+endif()
+set(pc_dir "${prefix}/${LIBDIR}/pkgconfig")
+if(NOT EXISTS "${pc_dir}/dmlcpu.pc")
+  message(FATAL_ERROR "install did not put dmlcpu.pc under ${pc_dir}")
+endif()
+run_step("pkg-config --modversion" "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pc_dir}"
+         "${PKG_CONFIG_EXECUTABLE}" --modversion dmlcpu)
+string(STRIP "${step_output}" pc_version)
+file(STRINGS "${prefix}/include/dmlcpu/version.h" version_line
+     REGEX "^#define DMLCPU_VERSION_STRING ")
+if(NOT version_line MATCHES "\"${pc_version}\"")
+  message(FATAL_ERROR "dmlcpu.pc says ${pc_version}, version.h says '${version_line}'")
+endif()
+separate_arguments(c_flags_list UNIX_COMMAND "${C_FLAGS}")
+separate_arguments(linker_flags_list UNIX_COMMAND "${EXE_LINKER_FLAGS}")
+foreach(mode plain static)
+  set(pc_args --cflags --libs dmlcpu)
+  if(mode STREQUAL "static")
+    list(PREPEND pc_args --static)
+  endif()
+  string(REPLACE ";" " " pc_args_text "${pc_args}")
+  run_step("pkg-config ${pc_args_text}" "${CMAKE_COMMAND}" -E env "PKG_CONFIG_PATH=${pc_dir}"
+           "${PKG_CONFIG_EXECUTABLE}" ${pc_args})
+  string(STRIP "${step_output}" pc_flags)
+  message(STATUS "  ${pc_flags}")
+  separate_arguments(pc_flags_list UNIX_COMMAND "${pc_flags}")
+  set(exe "${WORK_DIR}/consumer_pc_${mode}")
+  run_step("${C_COMPILER} main.c $(pkg-config ${pc_args_text})" "${C_COMPILER}" -std=c99
+           ${c_flags_list} "${SOURCE_DIR}/tests/consumer/main.c" -o "${exe}" ${pc_flags_list}
+           ${linker_flags_list})
+  run_step("run consumer_pc_${mode}" "${exe}")
   message(STATUS "${step_output}")
 endforeach()
