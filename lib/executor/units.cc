@@ -4,7 +4,7 @@
 // (tbb_executor.cc, serial_executor.cc) call it per task.
 #if defined(_WIN32)
 // winnt.h defines StoreFence as a macro (_mm_sfence), which would rename kernels::StoreFence:
-// include it first (dml_compat.h does later, behind its include guard) and drop the macro.
+// include it first (anything including it later finds its include guard) and drop the macro.
 #include <windows.h>
 #undef StoreFence
 #endif
