@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+#define DMLCPU_DCHECK_IS_ON 1
 #define DMLCPU_DCHECK(cond)                                                          \
   do {                                                                               \
     if (!(cond)) {                                                                   \
@@ -16,6 +17,7 @@
     }                                                                                \
   } while (0)
 #else
+#define DMLCPU_DCHECK_IS_ON 0
 #define DMLCPU_DCHECK(cond) \
   do {                      \
   } while (0)

@@ -23,7 +23,7 @@ struct PlanSettings {
   const Tuning* tuning = &kDefaultTuning;
 };
 
-// Validate + build every step + check every plan's invariants.
+// Validate + build every step (+ check every plan's invariants in debug and sanitizer builds).
 Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& settings,
                       Program* program);
 

@@ -2,6 +2,7 @@
 // CompileProgram: the planner's pipeline, from a descriptor to an immutable Program.
 #include <algorithm>
 
+#include "core/check.h"
 #include "planner/planner.h"
 
 namespace dmlcpu {
@@ -36,13 +37,13 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
 
   // Every operator of today is one affine step: inputs[0] (and the indices, inputs[1]) into
   // the whole of outputs[0].
-  Step step;
+  program->steps.resize(1);
+  Step& step = program->steps[0];
   step.kind = StepKind::kAffineCopy;
   step.input_binding = 0;
   step.indices_binding = g.has_indices ? 1 : kNoBinding;
   step.output_binding = 0;
   PlanAffineStep(g, settings, &step.plan);
-  program->steps.push_back(step);
   if (program->strict_indices) {
     BuildIndexScans(g, program->steps[0].plan, &program->index_scans);
     program->index_scans.indices_binding = 1;
@@ -50,11 +51,14 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
 
   for (size_t i = 0; i < program->steps.size(); ++i) {
     const Plan& plan = program->steps[i].plan;
+#if DMLCPU_DCHECK_IS_ON
+    // Debug and sanitizer builds check every plan (the planner tests check theirs everywhere).
     s = CheckPlanInvariants(plan);
     if (!s.ok()) {
       return Status(StatusCode::kInternal,
                     std::string(g.name) + ": step " + std::to_string(i) + ": " + s.message());
     }
+#endif
     program->max_pack_bytes = std::max(program->max_pack_bytes, plan.pack_bytes);
   }
   return Status::Ok();
