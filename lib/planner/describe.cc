@@ -124,7 +124,7 @@ std::string DescribeProgram(const Program& program) {
     const Step& step = program.steps[i];
     std::string from = BindingName("inputs", step.input_binding, "InputTensor");
     if (step.indices_binding != kNoBinding) {
-      from += " at " + BindingName("inputs", step.indices_binding, "IndicesTensor");
+      from += " indexed by " + BindingName("inputs", step.indices_binding, "IndicesTensor");
     }
     s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld\n", i, StepKindName(step.kind),
                    from.c_str(),
