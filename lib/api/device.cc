@@ -99,7 +99,7 @@ std::string IndexValueText(const Program& program, const uint8_t* indices,
   }
   *coords_text += "}";
   const uint8_t* p = indices + offset_bytes;
-  switch (program.index_scans.index_type) {
+  switch (program.geometry.index_type) {
     case kernels::IndexType::kInt32: return IndexText<int32_t>(p);
     case kernels::IndexType::kUint32: return IndexText<uint32_t>(p);
     case kernels::IndexType::kInt64: return IndexText<int64_t>(p);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The machine-tuned constants of dmlcpu, in one place. Each says what it trades; the
 // measurements behind today's values (machine, commit, command) are in docs/performance.md.
-// The planner takes a Tuning by argument; the executor and the kernels read kDefaultTuning at
-// compile time (their values size stack buffers and unrolled loops). Plain C++, no dependencies.
+// The planner takes a Tuning by argument (kDefaultTuning from Compile); the executor and the
+// kernels read the static constexpr members at compile time (they size stack buffers and loops). Plain C++, no dependencies.
 #ifndef DMLCPU_CORE_TUNING_H_
 #define DMLCPU_CORE_TUNING_H_
 
@@ -17,8 +17,8 @@ struct Tuning {
   // Outputs of at least this size use non-temporal stores: they cannot stay in the last-level
   // cache anyway; smaller ones keep regular stores, which win on repeated calls.
   uint64_t stream_threshold_bytes = uint64_t{32} << 20;
-  // Element gathers stream from a quarter of that: they write far below the non-temporal
-  // ceiling even warm, so a cold destination's read-for-ownership is pure loss.
+  // Element gathers stream from a quarter of it (set on its own): they write far below the
+  // non-temporal ceiling even warm, so a cold destination's read-for-ownership is pure loss.
   uint64_t element_stream_bytes = uint64_t{8} << 20;
   // ...but only rows of at least this many bytes (shorter staged rows stream few whole lines).
   uint64_t min_element_stream_row_bytes = 256;

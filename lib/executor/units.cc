@@ -102,7 +102,7 @@ class RowSpans {
     const uint64_t count = std::min(p.piece_items, p.row_items - first);
     const uint8_t* in = args_.input + rows_.offsets().in_off +
                         static_cast<int64_t>(first) * row.in_stride_bytes;
-    if (plan_.strategy == Strategy::kBlockRows) {
+    if (plan_.shape == KernelShape::kBlockGather) {  // one tuple per row
       in += ResolveTuple(plan_, args_.indices + rows_.offsets().idx_off);
     }
     *span = RowSpan(in, row.in_stride_bytes, count, plan_.elem_bytes);
