@@ -3,7 +3,7 @@
 # Checks the repository's references to its own documentation. Fails (exit 1), naming
 # file:line, when a file of the repository (git ls-files, plus untracked files git does not
 # ignore; every file outside a git checkout):
-#   - mentions the path ../shared (documents outside the repository);
+#   - mentions the path to the workspace's shared folder (documents outside the repository);
 #   - cites "spec section", "spec §", "spec <N.N>", directml-ops.md or "design.md section" (the old
 #     external documents: cite docs/semantics.md#<anchor> or docs/design.md#<anchor> instead, or
 #     state the fact);
@@ -88,8 +88,8 @@ while IFS= read -r f; do
 
   if [[ "$f" != "$self" ]]; then
     while IFS=: read -r line _; do
-      report "$f" "$line" "refers to ../shared (outside the repository)"
-    done < <(grep -nF '../shared' "$f" || true)
+      report "$f" "$line" "refers to the shared folder beside the checkout (outside the repository)"
+    done < <(grep -nE '[.][.]/shared' "$f" || true)
     while IFS=: read -r line text; do
       report "$f" "$line" "cites the old spec or design notes: $(sed -E 's/^[[:space:]]+//' <<<"$text" | cut -c1-100)"
     done < <(grep -niE 'spec (section|§)|\bspec [0-9]+(\.[0-9]+)*\b|directml-ops\.md|design\.md section' "$f" ||

@@ -123,6 +123,29 @@ uint64_t CopyText(const std::string& text, char* buffer, uint64_t capacity) {
   return text.size();
 }
 
+// dmlcpu_execute and dmlcpu_execute2: the same checks, for either input binding struct.
+template <typename InputBinding>
+dmlcpu_status ExecuteBindings(const char* function, const dmlcpu_operator* op,
+                              const InputBinding* inputs, uint32_t input_count,
+                              const dmlcpu_binding* outputs, uint32_t output_count) {
+  if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": op is null");
+  if (input_count > 0 && inputs == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": inputs is null");
+  }
+  if (output_count > 0 && outputs == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": outputs is null");
+  }
+  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+    // Let the C++ API produce the count message without copying unbounded arrays.
+    return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
+  }
+  dmlcpu::Binding in[kMaxBindings];
+  dmlcpu::OutputBinding out[kMaxBindings];
+  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
+  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
+  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+}
+
 }  // namespace
 
 extern "C" {
@@ -238,42 +261,13 @@ dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATOR_DESC* des
 dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* inputs,
                              uint32_t input_count, const dmlcpu_binding* outputs,
                              uint32_t output_count) {
-  if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute: op is null");
-  if (input_count > 0 && inputs == nullptr) {
-    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute: inputs is null");
-  }
-  if (output_count > 0 && outputs == nullptr) {
-    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute: outputs is null");
-  }
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
-    // Let the C++ API produce the count message without copying unbounded arrays.
-    return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
-  }
-  dmlcpu::Binding in[kMaxBindings];
-  dmlcpu::OutputBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
-  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
-  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  return ExecuteBindings("dmlcpu_execute", op, inputs, input_count, outputs, output_count);
 }
 
 dmlcpu_status dmlcpu_execute2(const dmlcpu_operator* op, const dmlcpu_input_binding* inputs,
                               uint32_t input_count, const dmlcpu_binding* outputs,
                               uint32_t output_count) {
-  if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: op is null");
-  if (input_count > 0 && inputs == nullptr) {
-    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: inputs is null");
-  }
-  if (output_count > 0 && outputs == nullptr) {
-    return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute2: outputs is null");
-  }
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
-    return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
-  }
-  dmlcpu::Binding in[kMaxBindings];
-  dmlcpu::OutputBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
-  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
-  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  return ExecuteBindings("dmlcpu_execute2", op, inputs, input_count, outputs, output_count);
 }
 
 DML_OPERATOR_TYPE dmlcpu_operator_type(const dmlcpu_operator* op) {
