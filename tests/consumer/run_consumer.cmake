@@ -24,14 +24,7 @@ set(consumer_build "${WORK_DIR}/build")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
-function(run_step name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${name} failed (${rc}):\n${out}\n${err}")
-  endif()
-  message(STATUS "${name}: ok")
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/driver_helpers.cmake")
 
 # 1. Install.
 run_step("install" "${CMAKE_COMMAND}" --install "${BINARY_DIR}" --prefix "${prefix}"
@@ -43,17 +36,8 @@ endif()
 # 2. Configure the consumer against the prefix only.
 set(configure_args -S "${SOURCE_DIR}/tests/consumer" -B "${consumer_build}"
     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
-    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
-if(GENERATOR)
-  list(APPEND configure_args -G "${GENERATOR}")
-endif()
-if(C_COMPILER)
-  list(APPEND configure_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
-endif()
-if(CXX_COMPILER)
-  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-endif()
+)
+append_toolchain_args(configure_args)
 run_step("configure consumer" "${CMAKE_COMMAND}" ${configure_args})
 
 # The package must have come from the prefix, not from the build tree or the system.

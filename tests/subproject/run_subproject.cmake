@@ -4,7 +4,7 @@
 # both programs. Any failing step is a FATAL_ERROR (a failed test).
 #
 # Variables (-D...): SOURCE_DIR, WORK_DIR (required); GENERATOR, C_COMPILER, CXX_COMPILER,
-# C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS (optional, forwarded as in run_consumer.cmake).
+# C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS (optional, forwarded by append_toolchain_args).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required SOURCE_DIR WORK_DIR)
@@ -13,14 +13,7 @@ foreach(required SOURCE_DIR WORK_DIR)
   endif()
 endforeach()
 
-function(run_step name)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${name} failed (${rc}):\n${out}\n${err}")
-  endif()
-  message(STATUS "${name}: ok")
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/driver_helpers.cmake")
 
 set(build "${WORK_DIR}/build")
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -29,17 +22,8 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 set(configure_args -S "${SOURCE_DIR}/tests/subproject" -B "${build}"
     "-DDMLCPU_SOURCE_DIR=${SOURCE_DIR}"
     -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
-    "-DCMAKE_C_FLAGS=${C_FLAGS}" "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
-    "-DCMAKE_EXE_LINKER_FLAGS=${EXE_LINKER_FLAGS}")
-if(GENERATOR)
-  list(APPEND configure_args -G "${GENERATOR}")
-endif()
-if(C_COMPILER)
-  list(APPEND configure_args "-DCMAKE_C_COMPILER=${C_COMPILER}")
-endif()
-if(CXX_COMPILER)
-  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
-endif()
+)
+append_toolchain_args(configure_args)
 # No CMAKE_BUILD_TYPE, from the command line or the environment: dmlcpu must not set one.
 set(ENV{CMAKE_BUILD_TYPE} "")
 run_step("configure parent" "${CMAKE_COMMAND}" ${configure_args})
