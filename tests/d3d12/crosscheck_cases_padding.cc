@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Cross-check cases of PADDING / PADDING1, the depth/space operators and SLICE_GRAD: shapes,
 // attributes and descriptors (the common machinery: crosscheck_cases.cc).
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>

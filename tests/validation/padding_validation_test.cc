@@ -240,7 +240,7 @@ TEST(SliceGradRulesTest, Rules) {
   f.strides[2] = 0;
   ExpectRejected(DML_OPERATOR_SLICE_GRAD, &f.desc, kInvalid,
                  {"SLICE_GRAD: InputWindowStrides[2] is 0, expected non-zero"});
-  f.strides[2] = -3;
+  f.strides[2] = -4;
   ExpectRejected(DML_OPERATOR_SLICE_GRAD, &f.desc, kInvalid,
                  {"SLICE_GRAD: InputGradientTensor.Sizes[2] is 2, expected in [1, 1]"});
   f.strides[2] = -2;
