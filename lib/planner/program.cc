@@ -103,6 +103,13 @@ BuildProgramFn FindProgramBuilder(uint32_t type) {
   };
   static constexpr Entry kBuilders[] = {
       {DML_OPERATOR_INVALID, nullptr},  // placeholder: keeps the table non-empty
+      {DML_OPERATOR_PADDING, BuildPaddingProgram},
+      {DML_OPERATOR_SPACE_TO_DEPTH, BuildSpaceToDepthProgram},
+      {DML_OPERATOR_DEPTH_TO_SPACE, BuildDepthToSpaceProgram},
+      {DML_OPERATOR_DEPTH_TO_SPACE1, BuildDepthToSpace1Program},
+      {DML_OPERATOR_SPACE_TO_DEPTH1, BuildSpaceToDepth1Program},
+      {DML_OPERATOR_SLICE_GRAD, BuildSliceGradProgram},
+      {DML_OPERATOR_PADDING1, BuildPadding1Program},
   };
   for (const Entry& e : kBuilders) {
     if (e.build != nullptr && static_cast<uint32_t>(e.type) == type) return e.build;
