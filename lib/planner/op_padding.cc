@@ -4,6 +4,7 @@
 // copy border slabs dimension by dimension from elements already in place (0-stride reads for
 // EDGE, negative strides for the mirrors), never branching per element
 // (docs/design.md#programs-of-future-operators).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -362,8 +363,14 @@ Status BuildPadding(const PaddingArgs& a, bool typed_value, uint32_t value_type,
   if (a.mode == DML_PADDING_MODE_CONSTANT) {
     uint64_t bits = 0;
     if (typed_value) {
-      std::memcpy(&bits, typed.Bytes, 8);  // the low element-size bytes are the element
-      if (in.elem_bytes < 8) bits &= (uint64_t{1} << (8 * in.elem_bytes)) - 1;
+      // As DirectML reads the union (measured): 64-bit types whole; narrower ones from its low
+      // 32 bits, saturated to the element's all-ones (the typed member itself whenever the
+      // rest of that word is zero).
+      std::memcpy(&bits, typed.Bytes, 8);
+      if (in.elem_bytes < 8) {
+        const uint64_t all_ones = (uint64_t{1} << (8 * in.elem_bytes)) - 1;
+        bits = std::min<uint64_t>(bits & 0xFFFFFFFFu, all_ones);
+      }
     } else {
       bits = ConvertPaddingValue(in.data_type, value);
     }

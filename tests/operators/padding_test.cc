@@ -251,13 +251,34 @@ TEST(PaddingSpecTest, TypedValueBits) {
       ExpectOutput<uint64_t>(*op_case, {5, 6}, {5, 6, bits, bits});
     }
   }
-  auto op_case = PaddingTester()
-                     .DataType(DML_TENSOR_DATA_TYPE_INT8)
-                     .InputSizes({1})
-                     .EndPadding({1})
-                     .TypedValue(0xFFFFFF85u)  // the union's Int8 is 0x85
-                     .BuildCase();
-  ExpectOutput<int8_t>(*op_case, {1}, {1, static_cast<int8_t>(0x85)});
+  // Narrow types: the union's low 32-bit word, all-ones when it does not fit (measured).
+  struct Narrow {
+    DML_TENSOR_DATA_TYPE type;
+    uint64_t bits;
+    uint16_t expected;
+  };
+  const Narrow narrow[] = {
+      {DML_TENSOR_DATA_TYPE_INT8, 0x85, 0x85},         {DML_TENSOR_DATA_TYPE_INT8, 0xFFFFFF85u, 0xFF},
+      {DML_TENSOR_DATA_TYPE_INT8, 0x105, 0xFF},        {DML_TENSOR_DATA_TYPE_INT8, 0x100000005ull, 5},
+      {DML_TENSOR_DATA_TYPE_UINT8, 0x1C8, 0xFF},       {DML_TENSOR_DATA_TYPE_INT16, 0xFFFE, 0xFFFE},
+      {DML_TENSOR_DATA_TYPE_INT16, 0x12345, 0xFFFF},   {DML_TENSOR_DATA_TYPE_UINT16, 0xEA60, 0xEA60},
+      {DML_TENSOR_DATA_TYPE_UINT16, 0x1EA60, 0xFFFF}};
+  for (const Narrow& n : narrow) {
+    auto op_case =
+        PaddingTester().DataType(n.type).InputSizes({1}).EndPadding({1}).TypedValue(n.bits).BuildCase();
+    if (DataTypeSizeBytes(n.type) == 1) {
+      ExpectOutput<uint8_t>(*op_case, {1}, {1, static_cast<uint8_t>(n.expected)});
+    } else {
+      ExpectOutput<uint16_t>(*op_case, {1}, {1, n.expected});
+    }
+  }
+  auto int32_case = PaddingTester()
+                        .DataType(DML_TENSOR_DATA_TYPE_INT32)
+                        .InputSizes({1})
+                        .EndPadding({1})
+                        .TypedValue(0xAAAAAAAA00000005ull)  // the upper word is ignored
+                        .BuildCase();
+  ExpectOutput<int32_t>(*int32_case, {1}, {1, 5});
 }
 
 std::vector<int32_t> Iota(int32_t count) {

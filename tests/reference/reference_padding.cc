@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Naive references of PADDING and PADDING1 (docs/semantics.md#padding): for every output
 // coordinate, either the fill value or the input element that the mode's formula picks.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -196,7 +197,16 @@ ReferenceResult ReferencePadding1(const DML_PADDING1_OPERATOR_DESC& desc, const 
   if (EnumValue(&desc.PaddingValueDataType) != EnumValue(&buffer->DataType)) {
     return Error("PADDING1: PaddingValueDataType differs from the tensor's");
   }
-  const std::vector<uint8_t> value(desc.PaddingValue.Bytes, desc.PaddingValue.Bytes + 8);
+  // DirectML's reading of the union (docs/semantics.md#padding): 8-byte elements take all of
+  // it; narrower ones its low 32-bit word, and all-ones when that word exceeds the element.
+  std::vector<uint8_t> value(desc.PaddingValue.Bytes, desc.PaddingValue.Bytes + 8);
+  const uint32_t width = static_cast<uint32_t>(DataTypeSizeBytes(buffer->DataType));
+  if (width < 8) {
+    uint32_t word;
+    std::memcpy(&word, desc.PaddingValue.Bytes, 4);
+    const uint64_t limit = (uint64_t{1} << (8 * width)) - 1;
+    if (word > limit) std::fill(value.begin(), value.begin() + width, 0xFF);
+  }
   return Padding("PADDING1", desc.InputTensor, desc.OutputTensor, EnumValue(&desc.PaddingMode),
                  desc.DimensionCount, desc.StartPadding, desc.EndPadding, value, input, output);
 }
