@@ -22,6 +22,9 @@ struct Tuning {
   uint64_t element_stream_bytes = uint64_t{8} << 20;
   // ...but only rows of at least this many bytes (shorter staged rows stream few whole lines).
   uint64_t min_element_stream_row_bytes = 256;
+  // Copy rows with gaps between them stream only from this length: shorter ones write their
+  // partial first and last lines one by one, slower than the read-for-ownership saved.
+  uint64_t min_gapped_stream_row_bytes = 1024;
 
   // ---- Work partition (planner; Zen 4) ----
   // Below this many bytes moved Execute runs inline and never touches the thread pool.

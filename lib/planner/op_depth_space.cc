@@ -96,10 +96,10 @@ Status BuildDepthSpace(const DML_TENSOR_DESC* input_desc, const DML_TENSOR_DESC*
   nest.loop_count = 6;
   int64_t* const os = nest.out_strides_bytes;
   int64_t* const is = nest.in_strides_bytes;
-  if (to_space) {  // walk space as {n, c, h, i, w, j}
-    const int64_t sizes[6] = {space.sizes[0], c, depth.sizes[2], bs, depth.sizes[3], bs};
-    const int64_t o[6] = {sp[0], sp[1], bs * sp[2], sp[2], bs * sp[3], sp[3]};
-    const int64_t i[6] = {dp[0], dc, dp[2], di, dp[3], dj};
+  if (to_space) {  // walk space as {n, c, h, i, j, w}: rows read a depth row contiguously
+    const int64_t sizes[6] = {space.sizes[0], c, depth.sizes[2], bs, bs, depth.sizes[3]};
+    const int64_t o[6] = {sp[0], sp[1], bs * sp[2], sp[2], sp[3], bs * sp[3]};
+    const int64_t i[6] = {dp[0], dc, dp[2], di, dj, dp[3]};
     for (int k = 0; k < 6; ++k) nest.sizes[k] = sizes[k], os[k] = o[k], is[k] = i[k];
   } else if (order == 0) {  // walk depth as {n, i, j, c, h, w}
     const int64_t sizes[6] = {depth.sizes[0], bs, bs, c, depth.sizes[2], depth.sizes[3]};

@@ -34,6 +34,15 @@ bool ChooseNonTemporal(const Plan& plan, uint64_t out_bytes, uint64_t in_bytes,
   const Loop& row = plan.loops[plan.loop_count - 1];
   if (row.out_stride_bytes != plan.elem_bytes) return false;
   const bool element_rows = plan.shape == KernelShape::kElementGather;
+  // Short rows with gaps between them (a padded interior, a strided output): every row starts
+  // and ends inside a line, and non-temporal stores write those partial lines one by one.
+  if (plan.loop_count >= 2 && !element_rows) {
+    const int64_t row_bytes = row.size * static_cast<int64_t>(plan.elem_bytes);
+    if (plan.loops[plan.loop_count - 2].out_stride_bytes != row_bytes &&
+        static_cast<uint64_t>(row_bytes) < tuning.min_gapped_stream_row_bytes) {
+      return false;
+    }
+  }
   if (out_bytes >= tuning.stream_threshold_bytes) return true;
   // Plain-copy and directly streamed strided rows: also when their footprint (the output and
   // the input lines they read) exceeds the cache, or half of it on one thread (one core's
