@@ -94,7 +94,7 @@ ReferenceResult ReferenceSlice1(const DML_SLICE1_OPERATOR_DESC& desc, const void
 
 // ---- Dispatch --------------------------------------------------------------------------------
 // A family's references live in tests/reference/reference_<family>.cc (picked up by the build
-// without CMake edits), declared in a "family" hunk below, with one `case` each in RunReference,
+// without CMake edits), declared in the Families hunk above, with one `case` each in RunReference,
 // InputTensorsOf and OutputTensorsOf (reference.cc). Shared helpers: reference_internal.h.
 
 // Dispatches on desc.Type. `inputs` / `outputs` are the binding starts in binding order
