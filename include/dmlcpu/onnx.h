@@ -96,6 +96,15 @@ struct SliceParams {
   std::vector<int64_t> steps;
 };
 
+// ONNX Pad's mode attribute and pads / constant_value / axes inputs (opset 2-21), already read.
+// `pads` holds the begins then the ends, one pair per axis; negative values crop.
+struct PadParams {
+  std::string mode = "constant";        // "constant", "reflect", "edge" or "wrap"
+  std::vector<int64_t> pads;            // 2 * (axes.size(), or the data rank without axes)
+  std::vector<int64_t> axes;            // opset 18; empty = every axis in order
+  std::vector<uint8_t> constant_value;  // one data element, little-endian; empty = 0
+};
+
 // Strides (in elements, one per ONNX dimension) that lay `shape` out with `pad_elems` unused
 // entries after every dimension and `inner_stride_elems` between neighbouring innermost
 // elements: strides[r-1] = inner_stride_elems,
@@ -149,6 +158,10 @@ class DMLCPU_API OperatorDesc {
   // Minimum byte sizes of the bindings (TotalTensorSizeInBytes: the buffer's span in the current
   // layout, rounded up to 4). A binding of an empty tensor is 0 bytes. Precondition: i < count.
   uint64_t input_bytes(size_t i) const { return s_.tensors[i].total_bytes; }
+  // Where input `i`'s binding starts inside its buffer: 0, except for a view that starts inside
+  // the data (Pad with negative pads). Bind [buffer + input_offset_bytes(i), buffer +
+  // input_bytes(i)).
+  uint64_t input_offset_bytes(size_t i) const { return s_.tensors[i].offset_bytes; }
   uint64_t output_bytes() const { return output_bytes(0); }
   uint64_t output_bytes(size_t i) const { return out(i).total_bytes; }
   // DimensionCount of every DirectML tensor (0 when output_is_empty()).
@@ -184,6 +197,9 @@ class DMLCPU_API OperatorDesc {
     bool has_strides = false;              // false: Strides = null (packed)
     bool is_view = false;                  // sizes differ from buffer_shape: strides always set
     uint64_t total_bytes = 0;
+    std::vector<int64_t> view_start;       // a view's first element (empty: the buffer's)
+    uint64_t offset_bytes = 0;             // that element's byte offset in the buffer
+    uint64_t view_bytes = 0;               // with a view_start: TotalTensorSizeInBytes
     DML_BUFFER_TENSOR_DESC buffer{};
   };
   struct State {
@@ -203,6 +219,11 @@ class DMLCPU_API OperatorDesc {
     uint32_t window_offsets[kMaxRank] = {};
     uint32_t window_sizes[kMaxRank] = {};
     int32_t window_strides[kMaxRank] = {};
+    DML_PADDING1_OPERATOR_DESC padding1{};
+    uint32_t pad_start[kMaxRank] = {};
+    uint32_t pad_end[kMaxRank] = {};
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+    DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
     DML_OPERATOR_DESC op_desc{};
   };
 
@@ -241,6 +262,23 @@ DMLCPU_API StatusOr<OperatorDesc> GatherNd(const TensorType& data,
 // beyond INT32 range is accepted where it takes one element. -> SLICE1 (a negative step is a
 // negative window stride).
 DMLCPU_API StatusOr<OperatorDesc> Slice(const TensorType& data, const SliceParams& params);
+
+// ONNX Pad (opset 2-21): modes constant, reflect, edge, wrap (periodic for pads larger than the
+// data, as NumPy and DirectML compute them); `axes` from opset 18; constant_value in data's
+// type. -> PADDING1 (PaddingValueDataType = data's DirectML type, the value's bits unchanged).
+// Negative pads crop: the data binding is then a view that starts inside the data buffer
+// (input_offset_bytes(0)), so crop and pad are one PADDING1 with no extension to DirectML. A
+// crop that leaves a dimension empty is refused (kUnsupported for constant, kInvalidArgument
+// otherwise) unless the output is empty too.
+DMLCPU_API StatusOr<OperatorDesc> Pad(const TensorType& data, const PadParams& params);
+
+// ONNX DepthToSpace (opset 1-13): a 4-D input, mode "DCR" (default) or "CRD".
+// -> DEPTH_TO_SPACE1 with Order DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH.
+DMLCPU_API StatusOr<OperatorDesc> DepthToSpace(const TensorType& input, int64_t blocksize,
+                                               const std::string& mode = "DCR");
+
+// ONNX SpaceToDepth (opset 1-13): a 4-D input. -> SPACE_TO_DEPTH1 (DCR, ONNX's order).
+DMLCPU_API StatusOr<OperatorDesc> SpaceToDepth(const TensorType& input, int64_t blocksize);
 
 }  // namespace onnx
 }  // namespace dmlcpu

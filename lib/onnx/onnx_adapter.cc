@@ -5,7 +5,9 @@
 // tensor to one DimensionCount (right-aligned, leading 1s) and fills an owning OperatorDesc.
 #include "dmlcpu/onnx.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -247,7 +249,7 @@ void OperatorDesc::Relink() {
     t.buffer.DimensionCount = s_.dimension_count;
     t.buffer.Sizes = t.sizes;
     t.buffer.Strides = t.has_strides ? t.strides_elems : nullptr;
-    t.buffer.TotalTensorSizeInBytes = t.total_bytes;
+    t.buffer.TotalTensorSizeInBytes = t.view_start.empty() ? t.total_bytes : t.view_bytes;
   }
   // Finish sizes the desc arrays; a default-constructed object has no tensors.
   for (size_t i = 0; i < s_.input_descs.size(); ++i) {
@@ -285,6 +287,24 @@ void OperatorDesc::Relink() {
       s_.slice1.InputWindowSizes = s_.window_sizes;
       s_.slice1.InputWindowStrides = s_.window_strides;
       s_.op_desc.Desc = &s_.slice1;
+      break;
+    case DML_OPERATOR_PADDING1:
+      s_.padding1.InputTensor = &in[0];
+      s_.padding1.OutputTensor = &out[0];
+      s_.padding1.DimensionCount = s_.dimension_count;
+      s_.padding1.StartPadding = s_.pad_start;
+      s_.padding1.EndPadding = s_.pad_end;
+      s_.op_desc.Desc = &s_.padding1;
+      break;
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      s_.depth_to_space1.InputTensor = &in[0];
+      s_.depth_to_space1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.depth_to_space1;
+      break;
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      s_.space_to_depth1.InputTensor = &in[0];
+      s_.space_to_depth1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.space_to_depth1;
       break;
     // New operators: one case each here.
     default:
@@ -347,6 +367,18 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
                            layout.c_str());
   }
   t.total_bytes = (span_elems * element_bytes + 3) & ~uint64_t{3};
+  if (!t.view_start.empty() && span_elems != 0) {
+    // A view inside the buffer (Pad's crop): its first element and own span, within the
+    // buffer's span checked above.
+    uint64_t offset_elems = 0, view_span_elems = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      offset_elems += static_cast<uint64_t>(t.view_start[d]) * strides[d];
+      if (t.view_shape[d] > 0) view_span_elems += static_cast<uint64_t>(t.view_shape[d] - 1) * strides[d];
+    }
+    t.offset_bytes = offset_elems * element_bytes;
+    t.view_bytes = (view_span_elems * element_bytes + 3) & ~uint64_t{3};
+    t.total_bytes = std::max(t.total_bytes, t.offset_bytes + t.view_bytes);
+  }
 
   // DirectML strides: explicit for a caller layout or a view, else null (packed).
   t.has_strides = !strides_elems.empty() || t.is_view;
@@ -391,6 +423,27 @@ std::string OperatorDesc::ToString() const {
                     FormatList(s_.window_offsets, s_.dimension_count).c_str(),
                     FormatList(s_.window_sizes, s_.dimension_count).c_str(),
                     FormatList(strides, s_.dimension_count).c_str());
+      break;
+    }
+    case DML_OPERATOR_PADDING1: {
+      static const char* const kModes[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
+      uint64_t bits = 0;
+      std::memcpy(&bits, s_.padding1.PaddingValue.Bytes, 8);
+      s = StrFormat("PADDING1 PaddingMode=%s PaddingValue=0x%" PRIx64 " StartPadding=%s "
+                    "EndPadding=%s", kModes[s_.padding1.PaddingMode % 5], bits,
+                    FormatList(s_.pad_start, s_.dimension_count).c_str(),
+                    FormatList(s_.pad_end, s_.dimension_count).c_str());
+      break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+      const bool to_space = s_.op_desc.Type == DML_OPERATOR_DEPTH_TO_SPACE1;
+      const uint32_t block =
+          to_space ? s_.depth_to_space1.BlockSize : s_.space_to_depth1.BlockSize;
+      const DML_DEPTH_SPACE_ORDER order =
+          to_space ? s_.depth_to_space1.Order : s_.space_to_depth1.Order;
+      s = StrFormat("%s BlockSize=%u Order=%s", to_space ? "DEPTH_TO_SPACE1" : "SPACE_TO_DEPTH1",
+                    block, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "DCR" : "CRD");
       break;
     }
     // New operators: one case each here.

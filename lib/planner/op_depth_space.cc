@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // DEPTH_TO_SPACE(1) and SPACE_TO_DEPTH(1) (docs/semantics.md#depth_to_space): validation and
-// one permuted copy. The output is walked in its own order as a 6-D nest that splits the space
-// tensor's H and W into (row, i) and (column, j) and the depth channel into (i, j, c) or
-// (c, i, j), so the planner sees a plain affine copy (a transpose for large images).
+// one permuted copy over the grid {n, c, h, i, j, w} (space row h*b + i, column w*b + j; depth
+// channel from (i, j, c) in DCR or CRD order). Each row walks w: contiguous in the depth tensor,
+// every b-th element of a space row, so either direction reads its input once.
 #include <cstdint>
 #include <cstring>
 
@@ -101,15 +101,10 @@ Status BuildDepthSpace(const DML_TENSOR_DESC* input_desc, const DML_TENSOR_DESC*
     const int64_t o[6] = {sp[0], sp[1], bs * sp[2], sp[2], sp[3], bs * sp[3]};
     const int64_t i[6] = {dp[0], dc, dp[2], di, dj, dp[3]};
     for (int k = 0; k < 6; ++k) nest.sizes[k] = sizes[k], os[k] = o[k], is[k] = i[k];
-  } else if (order == 0) {  // walk depth as {n, i, j, c, h, w}
-    const int64_t sizes[6] = {depth.sizes[0], bs, bs, c, depth.sizes[2], depth.sizes[3]};
-    const int64_t o[6] = {dp[0], di, dj, dc, dp[2], dp[3]};
-    const int64_t i[6] = {sp[0], sp[2], sp[3], sp[1], bs * sp[2], bs * sp[3]};
-    for (int k = 0; k < 6; ++k) nest.sizes[k] = sizes[k], os[k] = o[k], is[k] = i[k];
-  } else {  // walk depth as {n, c, i, j, h, w}
-    const int64_t sizes[6] = {depth.sizes[0], c, bs, bs, depth.sizes[2], depth.sizes[3]};
-    const int64_t o[6] = {dp[0], dc, di, dj, dp[2], dp[3]};
-    const int64_t i[6] = {sp[0], sp[1], sp[2], sp[3], bs * sp[2], bs * sp[3]};
+  } else {  // {n, c, h, i, j, w}: each pair of space rows is read once, into b*b depth rows
+    const int64_t sizes[6] = {depth.sizes[0], c, depth.sizes[2], bs, bs, depth.sizes[3]};
+    const int64_t o[6] = {dp[0], dc, dp[2], di, dj, dp[3]};
+    const int64_t i[6] = {sp[0], sp[1], bs * sp[2], sp[2], sp[3], bs * sp[3]};
     for (int k = 0; k < 6; ++k) nest.sizes[k] = sizes[k], os[k] = o[k], is[k] = i[k];
   }
   return b->AddCopy(StepSource::kInput, 0, 0, nest);

@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 
-// The 18 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
+// The 27 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
 // different data set fail loudly instead of running nothing.
 const char* const kExpectedCases[] = {
     "test_gather_0",
@@ -58,6 +58,15 @@ const char* const kExpectedCases[] = {
     "test_slice_neg_steps",
     "test_slice_negative_axes",
     "test_slice_start_out_of_bounds",
+    "test_constant_pad",
+    "test_edge_pad",
+    "test_reflect_pad",
+    "test_depthtospace_crd_mode",
+    "test_depthtospace_crd_mode_example",
+    "test_depthtospace_dcr_mode",
+    "test_depthtospace_example",
+    "test_spacetodepth",
+    "test_spacetodepth_example",
 };
 
 std::string NodeDir() {
@@ -70,8 +79,16 @@ std::vector<std::string> ListCases() {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(NodeDir(), error)) {
     const std::string name = entry.path().filename().string();
+    // Pad's node tests: test_constant_pad*, test_edge_pad*, test_reflect_pad*, test_wrap_pad*
+    // (the other *pad* names are pooling, convolution and GridSample tests).
+    const bool pad = name.rfind("test_constant_pad", 0) == 0 ||
+                     name.rfind("test_edge_pad", 0) == 0 ||
+                     name.rfind("test_reflect_pad", 0) == 0 ||
+                     name.rfind("test_wrap_pad", 0) == 0;
     if (entry.is_directory() && (name.rfind("test_gather", 0) == 0 ||
-                                 name.rfind("test_slice", 0) == 0)) {
+                                 name.rfind("test_slice", 0) == 0 || pad ||
+                                 name.rfind("test_depthtospace", 0) == 0 ||
+                                 name.rfind("test_spacetodepth", 0) == 0)) {
       names.push_back(name);
     }
   }
@@ -276,6 +293,34 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
       params.axes = IntsAttribute(c.node, "axes");
     }
     return dmlcpu::onnx::Slice(input(0)->Type(), params);
+  }
+  if (op == "Pad") {
+    dmlcpu::onnx::PadParams params;
+    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
+    if (mode != nullptr) params.mode = mode->s();
+    const uint32_t element_bytes = dmlcpu::onnx::ElementSizeBytes(input(0)->type);
+    if (c.opset >= 11) {  // pads, constant_value, axes arrive as input tensors
+      params.pads = ToInt64s(*input(1));
+      if (input(2)) params.constant_value = input(2)->bytes;
+      if (input(3)) params.axes = ToInt64s(*input(3));
+    } else {
+      params.pads = IntsAttribute(c.node, "pads");
+      const ::onnx::AttributeProto* value = FindAttribute(c.node, "value");
+      if (value != nullptr && input(0)->type == ElementType::kFloat) {
+        const float f = value->f();
+        params.constant_value.resize(element_bytes);
+        std::memcpy(params.constant_value.data(), &f, sizeof(f));
+      }
+    }
+    return dmlcpu::onnx::Pad(input(0)->Type(), params);
+  }
+  if (op == "DepthToSpace") {
+    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
+    return dmlcpu::onnx::DepthToSpace(input(0)->Type(), IntAttribute(c.node, "blocksize", 0),
+                                      mode != nullptr ? mode->s() : "DCR");
+  }
+  if (op == "SpaceToDepth") {
+    return dmlcpu::onnx::SpaceToDepth(input(0)->Type(), IntAttribute(c.node, "blocksize", 0));
   }
   return dmlcpu::Status(dmlcpu::StatusCode::kUnsupported, "no adapter for " + op);
 }

@@ -162,6 +162,15 @@ void BuildDesc(Case* c) {
                    c->window_strides.data()};
       c->desc = {c->type, &c->slice1};
       break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      BuildPaddingDesc(c);
+      break;
     // New families: one case each here.
     default:
       break;
@@ -184,6 +193,14 @@ bool ChooseShapes(Rng& rng, Case* c) {
       c->inputs.resize(1);
       c->outputs.resize(1);
       break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      return ChoosePaddingShapes(rng, c);
     // New families: one case each here, returning their crosscheck_cases_<family>.cc chooser.
     default:
       return false;
@@ -377,6 +394,15 @@ std::string Case::Describe() const {
            " strides " + st + "}";
       break;
     }
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      s += DescribePadding(*this);
+      break;
     default:
       break;
   }
@@ -397,7 +423,13 @@ std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
   // New families: append their operator types (the rotation covers every entry).
   static const DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
                                            DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1,
+                                           DML_OPERATOR_PADDING,   DML_OPERATOR_PADDING1,
+                                           DML_OPERATOR_DEPTH_TO_SPACE,
+                                           DML_OPERATOR_SPACE_TO_DEPTH,
+                                           DML_OPERATOR_DEPTH_TO_SPACE1,
+                                           DML_OPERATOR_SPACE_TO_DEPTH1,
+                                           DML_OPERATOR_SLICE_GRAD};
   constexpr size_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
   static const dmlcpu::Device validator(dmlcpu::DeviceOptions{1, nullptr});
   Rng rng(seed * 0x100000001B3ull ^ (index + 1) * 0x9E3779B97F4A7C15ull);

@@ -176,9 +176,32 @@ struct TensorSpec {
   }
 };
 
-constexpr DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
-                                      DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                      DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+constexpr DML_OPERATOR_TYPE kOps[] = {
+    DML_OPERATOR_GATHER,         DML_OPERATOR_GATHER_ELEMENTS, DML_OPERATOR_GATHER_ND,
+    DML_OPERATOR_GATHER_ND1,     DML_OPERATOR_SLICE,           DML_OPERATOR_SLICE1,
+    // Padding family: PADDING(1) keep DimensionCount / StartPadding / EndPadding in
+    // slice_dimension_count / offsets / window_sizes and mode, value, value type in attr;
+    // depth/space keep BlockSize, Order in attr; SLICE_GRAD is SLICE1's fields.
+    DML_OPERATOR_PADDING,        DML_OPERATOR_PADDING1,        DML_OPERATOR_DEPTH_TO_SPACE,
+    DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1,
+    DML_OPERATOR_SLICE_GRAD};
+constexpr uint32_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
+
+bool IsGeneratedOp(uint32_t type) {
+  for (DML_OPERATOR_TYPE op : kOps) {
+    if (static_cast<uint32_t>(op) == type) return true;
+  }
+  return false;
+}
+
+bool IsPadding(uint32_t type) {
+  return type == DML_OPERATOR_PADDING || type == DML_OPERATOR_PADDING1;
+}
+
+bool IsDepthSpace(uint32_t type) {
+  return type == DML_OPERATOR_DEPTH_TO_SPACE || type == DML_OPERATOR_SPACE_TO_DEPTH ||
+         type == DML_OPERATOR_DEPTH_TO_SPACE1 || type == DML_OPERATOR_SPACE_TO_DEPTH1;
+}
 
 bool HasIndices(uint32_t type) {
   return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
@@ -209,6 +232,13 @@ struct FuzzCase {
   DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
   DML_SLICE_OPERATOR_DESC slice{};
   DML_SLICE1_OPERATOR_DESC slice1{};
+  DML_PADDING_OPERATOR_DESC padding{};
+  DML_PADDING1_OPERATOR_DESC padding1{};
+  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
+  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
   DML_OPERATOR_DESC op_desc{};
 
   void ResizeSliceArrays(FuzzInput& in) {
@@ -250,6 +280,49 @@ struct FuzzCase {
                  window_sizes_null ? nullptr : window_sizes.data(),
                  window_strides_null ? nullptr : window_strides.data()};
         desc = &slice;
+        break;
+      case DML_OPERATOR_PADDING: {
+        float value;
+        std::memcpy(&value, &attr[1], sizeof(value));
+        padding = {in_t, out_t, static_cast<DML_PADDING_MODE>(attr[0] % 8), value,
+                   slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                   window_sizes_null ? nullptr : window_sizes.data()};
+        desc = &padding;
+        break;
+      }
+      case DML_OPERATOR_PADDING1:
+        padding1 = {};
+        padding1.InputTensor = in_t;
+        padding1.OutputTensor = out_t;
+        padding1.PaddingMode = static_cast<DML_PADDING_MODE>(attr[0] % 8);
+        padding1.PaddingValueDataType = static_cast<DML_TENSOR_DATA_TYPE>(attr[2] % 16);
+        std::memcpy(padding1.PaddingValue.Bytes, &attr[1], sizeof(attr[1]));
+        padding1.DimensionCount = slice_dimension_count;
+        padding1.StartPadding = offsets_null ? nullptr : offsets.data();
+        padding1.EndPadding = window_sizes_null ? nullptr : window_sizes.data();
+        desc = &padding1;
+        break;
+      case DML_OPERATOR_DEPTH_TO_SPACE:
+        depth_to_space = {in_t, out_t, attr[0]};
+        desc = &depth_to_space;
+        break;
+      case DML_OPERATOR_SPACE_TO_DEPTH:
+        space_to_depth = {in_t, out_t, attr[0]};
+        desc = &space_to_depth;
+        break;
+      case DML_OPERATOR_DEPTH_TO_SPACE1:
+        depth_to_space1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+        desc = &depth_to_space1;
+        break;
+      case DML_OPERATOR_SPACE_TO_DEPTH1:
+        space_to_depth1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+        desc = &space_to_depth1;
+        break;
+      case DML_OPERATOR_SLICE_GRAD:
+        slice_grad = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                      window_sizes_null ? nullptr : window_sizes.data(),
+                      window_strides_null ? nullptr : window_strides_signed.data()};
+        desc = &slice_grad;
         break;
       default:
         slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
@@ -310,7 +383,7 @@ std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
 // A shape-consistent descriptor (the output follows the operator's shape rule when the
 // reference can compute it), then, when `hostile`, a few fields overwritten with bad values.
 void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
-  c->type = kOps[in.U8() % 6];
+  c->type = kOps[in.U8() % kOpCount];
   c->type_value = c->type;
   const uint32_t n = Rank(in);
   const uint32_t n1 = std::max<uint32_t>(n, 1);
@@ -340,6 +413,56 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
         if (in.U8() & 1) d = Dim(in);
       }
       out_sizes = idx_sizes;
+      break;
+    }
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1: {
+      c->attr[0] = in.U8() % 5;  // mode
+      c->attr[1] = in.U8() & 1 ? in.U32() : 0x41299999u;  // value bits (10.6f)
+      c->attr[2] = c->input.data_type;  // PADDING1's value type
+      c->slice_dimension_count = n;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t dim = Dim(in), start = in.U8() % 4, end = in.U8() % 4;
+        in_sizes.push_back(dim);
+        c->offsets.push_back(start);
+        c->window_sizes.push_back(end);
+        c->window_strides.push_back(1);
+        c->window_strides_signed.push_back(1);
+        out_sizes.push_back(dim + start + end);
+      }
+      break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+      const uint32_t b = 1 + in.U8() % 3;
+      c->attr[0] = b;
+      c->attr[1] = in.U8() % 2;
+      const uint32_t batch = Dim(in), ch = Dim(in), h = Dim(in), w = Dim(in);
+      const std::vector<uint32_t> depth = {batch, ch * b * b, h, w};
+      const std::vector<uint32_t> space = {batch, ch, h * b, w * b};
+      const bool to_space = c->type == DML_OPERATOR_DEPTH_TO_SPACE ||
+                            c->type == DML_OPERATOR_DEPTH_TO_SPACE1;
+      in_sizes = to_space ? depth : space;
+      out_sizes = to_space ? space : depth;
+      break;
+    }
+    case DML_OPERATOR_SLICE_GRAD: {  // SLICE1 with the tensors' roles swapped
+      c->slice_dimension_count = n;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t offset = in.U8() % 3;
+        const uint32_t stride = 1 + in.U8() % 3;
+        const uint8_t extra = in.U8();
+        const uint32_t window = 1 + in.U8() % 5;
+        c->offsets.push_back(offset);
+        c->window_sizes.push_back(window);
+        c->window_strides.push_back(stride);
+        c->window_strides_signed.push_back((extra & 2) ? -static_cast<int32_t>(stride)
+                                                       : static_cast<int32_t>(stride));
+        out_sizes.push_back(offset + window + (extra & 1));
+        in_sizes.push_back(1 + (window - 1) / stride);
+      }
       break;
     }
     default:
@@ -429,7 +552,7 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
         // Any value of the enum's range (0..255); larger values are not representable in a C++
         // DML_OPERATOR_TYPE (UBSan -fsanitize=enum), so neither a caller nor we can build one.
         const uint32_t v = in.U8();
-        if (!HasIndices(v) && v != DML_OPERATOR_SLICE && v != DML_OPERATOR_SLICE1) {
+        if (!IsGeneratedOp(v)) {
           c->type_value = v;
         }
         break;

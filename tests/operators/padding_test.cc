@@ -21,7 +21,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
-#include "operators/padding_testers.h"
+#include "support/tester_padding.h"
 #include "reference/reference.h"
 #include "support/tester.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "operators/padding_testers.h"
+#include "support/tester_padding.h"
 
 #include <cstring>
 #include <string>

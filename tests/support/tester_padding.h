@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fluent testers of PADDING / PADDING1, the depth/space operators and SLICE_GRAD (the shared
 // machinery, buffers and checks: support/tester.h).
-#ifndef DMLCPU_TESTS_OPERATORS_PADDING_TESTERS_H_
-#define DMLCPU_TESTS_OPERATORS_PADDING_TESTERS_H_
+#ifndef DMLCPU_TESTS_SUPPORT_TESTER_PADDING_H_
+#define DMLCPU_TESTS_SUPPORT_TESTER_PADDING_H_
 
 #include <cstdint>
 #include <memory>
@@ -97,4 +97,4 @@ class SliceGradTester : public TesterBase<SliceGradTester> {
 
 }  // namespace dmlcpu_test
 
-#endif  // DMLCPU_TESTS_OPERATORS_PADDING_TESTERS_H_
+#endif  // DMLCPU_TESTS_SUPPORT_TESTER_PADDING_H_
