@@ -97,9 +97,9 @@ bool ChoosePaddingShapes(Rng& rng, Case* c) {
         c->window_strides[d] = stride;
         in.sizes[d] = rng.Chance(80) ? count : rng.Range(1, count);
         if (offset == 0 && size == out.sizes[d] && stride == 1 && in.sizes[d] < count) {
-          c->known_directml_bug = "SLICE_GRAD whose whole-dimension window at stride +1 receives "
-                                  "fewer gradient elements (docs/semantics.md#observed-directml-"
-                                  "behaviour)";
+          c->known_directml_bug =
+              "SLICE_GRAD whose whole-dimension window at stride +1 receives fewer gradient "
+              "elements (docs/semantics.md#observed-directml-behaviour)";
         }
       }
       return true;
