@@ -373,7 +373,9 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
     uint64_t offset_elems = 0, view_span_elems = 1;
     for (size_t d = 0; d < rank; ++d) {
       offset_elems += static_cast<uint64_t>(t.view_start[d]) * strides[d];
-      if (t.view_shape[d] > 0) view_span_elems += static_cast<uint64_t>(t.view_shape[d] - 1) * strides[d];
+      if (t.view_shape[d] > 0) {
+        view_span_elems += static_cast<uint64_t>(t.view_shape[d] - 1) * strides[d];
+      }
     }
     t.offset_bytes = offset_elems * element_bytes;
     t.view_bytes = (view_span_elems * element_bytes + 3) & ~uint64_t{3};

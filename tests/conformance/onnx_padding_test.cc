@@ -76,14 +76,15 @@ HostTensor ModelPad(const HostTensor& x, const dmlcpu::onnx::PadParams& p) {
     for (size_t d = 0; d < r; ++d) {
       // Crop first: the kept part starts at -min(before, 0) of the data.
       const int64_t crop = before[d] < 0 ? -before[d] : 0;
-      const int64_t kept = x.shape[d] + (before[d] < 0 ? before[d] : 0) +
-                           (after[d] < 0 ? after[d] : 0);
+      const int64_t kept =
+          x.shape[d] + (before[d] < 0 ? before[d] : 0) + (after[d] < 0 ? after[d] : 0);
       const int64_t s = Source(p.mode, c[d] - (before[d] > 0 ? before[d] : 0), kept);
       if (s < 0) constant = true;
       c[d] = s + crop;
     }
     if (constant) {
-      if (!p.constant_value.empty()) std::memcpy(&out.bytes[i * width], p.constant_value.data(), width);
+      if (!p.constant_value.empty())
+        std::memcpy(&out.bytes[i * width], p.constant_value.data(), width);
     } else {
       std::memcpy(&out.bytes[i * width], &x.bytes[Linear(x.shape, c) * width], width);
     }
@@ -121,14 +122,14 @@ TEST(OnnxPadTest, ModesCropsAxesAndValues) {
   const ElementType kInt16 = ElementType::kInt16;
   std::vector<Case> cases = {
       {{3, 4}, {"constant", {1, 2, 0, 1}, {}, {}}},
-      {{3, 4}, {"constant", {-1, 2, 1, -2}, {}, {0x34, 0x12}}},   // crop and pad together
+      {{3, 4}, {"constant", {-1, 2, 1, -2}, {}, {0x34, 0x12}}},  // crop and pad together
       {{3, 4}, {"edge", {2, -1, -1, 3}, {}, {}}},
       {{3, 4}, {"reflect", {2, 3, 2, 3}, {}, {}}},
-      {{3, 4}, {"reflect", {5, 9, 4, 7}, {}, {}}},                // pads past the data
+      {{3, 4}, {"reflect", {5, 9, 4, 7}, {}, {}}},  // pads past the data
       {{3, 4}, {"wrap", {4, -2, 7, 5}, {}, {}}},
-      {{2, 3, 4}, {"edge", {1, -1, 2, 1}, {-1, 0}, {}}},          // axes (opset 18)
-      {{2, 3, 4}, {"constant", {-1, 1}, {0}, {0x01, 0x80}}},      // crop one end, pad the other
-      {{5}, {"reflect", {-2, -1}, {}, {}}},                       // crop only
+      {{2, 3, 4}, {"edge", {1, -1, 2, 1}, {-1, 0}, {}}},      // axes (opset 18)
+      {{2, 3, 4}, {"constant", {-1, 1}, {0}, {0x01, 0x80}}},  // crop one end, pad the other
+      {{5}, {"reflect", {-2, -1}, {}, {}}},                   // crop only
   };
   for (const Case& c : cases) {
     const HostTensor x = Iota(kInt16, c.shape);

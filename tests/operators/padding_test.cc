@@ -21,9 +21,9 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
-#include "support/tester_padding.h"
 #include "reference/reference.h"
 #include "support/tester.h"
+#include "support/tester_padding.h"
 
 namespace dmlcpu_test {
 namespace {
@@ -81,9 +81,7 @@ void ExpectOutput(const OperatorCase& op_case, const std::vector<T>& input,
   EXPECT_EQ(values, expected) << op_case.description << " (reference)";
 }
 
-std::vector<float> Pd1Input() {
-  return {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8};
-}
+std::vector<float> Pd1Input() { return {1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8}; }
 
 std::vector<float> Rows(const std::vector<std::vector<float>>& rows,
                         const std::vector<int>& order) {
@@ -119,8 +117,7 @@ TEST(PaddingSpecTest, Pd1Constant) {
 TEST(PaddingSpecTest, Pd1Edge) {
   const std::vector<std::vector<float>> rows = {{1, 1, 1, 2, 3, 4, 4, 4, 4, 4},
                                                 {5, 5, 5, 6, 7, 8, 8, 8, 8, 8}};
-  ExpectOutput(*Pd1Case(DML_PADDING_MODE_EDGE), Pd1Input(),
-               Rows(rows, {0, 0, 1, 0, 1, 1, 1, 1}));
+  ExpectOutput(*Pd1Case(DML_PADDING_MODE_EDGE), Pd1Input(), Rows(rows, {0, 0, 1, 0, 1, 1, 1, 1}));
 }
 
 TEST(PaddingSpecTest, Pd1Reflection) {
@@ -221,8 +218,8 @@ TEST(PaddingSpecTest, FloatValueConversions) {
   ExpectFill<uint64_t>(DML_TENSOR_DATA_TYPE_FLOAT64, nan, 0x7FF8002460000000ull);
   ExpectFill<uint64_t>(DML_TENSOR_DATA_TYPE_FLOAT64, 10.6f, 0x4025333340000000ull);
   ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 1.0f, 0x3C00);
-  ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 65520.0f, 0x7C00);       // ties to inf
-  ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 2049.0f, 0x6800);        // ties to even
+  ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 65520.0f, 0x7C00);        // ties to inf
+  ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 2049.0f, 0x6800);         // ties to even
   ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, 5.96046448e-8f, 0x0001);  // 2^-24
   ExpectFill<uint16_t>(DML_TENSOR_DATA_TYPE_FLOAT16, -0.0f, 0x8000);
 }
@@ -240,8 +237,8 @@ TEST(PaddingSpecTest, TypedValueBits) {
     ExpectOutput<uint32_t>(*op_case, {5}, {static_cast<uint32_t>(bits), 5});
   }
   for (uint64_t bits : {0x7FF0000000000123ull, 0x923456789ABCDEF1ull}) {
-    for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_INT64,
-                                      DML_TENSOR_DATA_TYPE_UINT64}) {
+    for (DML_TENSOR_DATA_TYPE type :
+         {DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64}) {
       auto op_case = PaddingTester()
                          .DataType(type)
                          .InputSizes({2})
@@ -258,14 +255,18 @@ TEST(PaddingSpecTest, TypedValueBits) {
     uint16_t expected;
   };
   const Narrow narrow[] = {
-      {DML_TENSOR_DATA_TYPE_INT8, 0x85, 0x85},         {DML_TENSOR_DATA_TYPE_INT8, 0xFFFFFF85u, 0xFF},
-      {DML_TENSOR_DATA_TYPE_INT8, 0x105, 0xFF},        {DML_TENSOR_DATA_TYPE_INT8, 0x100000005ull, 5},
-      {DML_TENSOR_DATA_TYPE_UINT8, 0x1C8, 0xFF},       {DML_TENSOR_DATA_TYPE_INT16, 0xFFFE, 0xFFFE},
-      {DML_TENSOR_DATA_TYPE_INT16, 0x12345, 0xFFFF},   {DML_TENSOR_DATA_TYPE_UINT16, 0xEA60, 0xEA60},
+      {DML_TENSOR_DATA_TYPE_INT8, 0x85, 0x85},       {DML_TENSOR_DATA_TYPE_INT8, 0xFFFFFF85u, 0xFF},
+      {DML_TENSOR_DATA_TYPE_INT8, 0x105, 0xFF},      {DML_TENSOR_DATA_TYPE_INT8, 0x100000005ull, 5},
+      {DML_TENSOR_DATA_TYPE_UINT8, 0x1C8, 0xFF},     {DML_TENSOR_DATA_TYPE_INT16, 0xFFFE, 0xFFFE},
+      {DML_TENSOR_DATA_TYPE_INT16, 0x12345, 0xFFFF}, {DML_TENSOR_DATA_TYPE_UINT16, 0xEA60, 0xEA60},
       {DML_TENSOR_DATA_TYPE_UINT16, 0x1EA60, 0xFFFF}};
   for (const Narrow& n : narrow) {
-    auto op_case =
-        PaddingTester().DataType(n.type).InputSizes({1}).EndPadding({1}).TypedValue(n.bits).BuildCase();
+    auto op_case = PaddingTester()
+                       .DataType(n.type)
+                       .InputSizes({1})
+                       .EndPadding({1})
+                       .TypedValue(n.bits)
+                       .BuildCase();
     if (DataTypeSizeBytes(n.type) == 1) {
       ExpectOutput<uint8_t>(*op_case, {1}, {1, static_cast<uint8_t>(n.expected)});
     } else {
@@ -294,8 +295,9 @@ TEST(DepthSpaceSpecTest, Ds1) {
                                     17, 21, 18, 22, 25, 29, 26, 30, 19, 23, 20, 24, 27, 31, 28, 32};
   const std::vector<int32_t> s2d_dcr = {1, 3, 9,  11, 17, 19, 25, 27, 2, 4, 10, 12, 18, 20, 26, 28,
                                         5, 7, 13, 15, 21, 23, 29, 31, 6, 8, 14, 16, 22, 24, 30, 32};
-  const std::vector<int32_t> s2d_crd = {1,  3,  9,  11, 2,  4,  10, 12, 5,  7,  13, 15, 6,  8,  14, 16,
-                                        17, 19, 25, 27, 18, 20, 26, 28, 21, 23, 29, 31, 22, 24, 30, 32};
+  const std::vector<int32_t> s2d_crd = {1,  3,  9,  11, 2,  4,  10, 12, 5,  7,  13,
+                                        15, 6,  8,  14, 16, 17, 19, 25, 27, 18, 20,
+                                        26, 28, 21, 23, 29, 31, 22, 24, 30, 32};
   struct Vector {
     DML_OPERATOR_TYPE type;
     DML_DEPTH_SPACE_ORDER order;

@@ -20,7 +20,8 @@ struct Tensor {
     buffer.Sizes = sizes.data();
     uint64_t count = 1;
     for (uint32_t v : sizes) count *= v;
-    buffer.TotalTensorSizeInBytes = (count * (type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 1) + 3) & ~3ull;
+    buffer.TotalTensorSizeInBytes =
+        (count * (type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 1) + 3) & ~3ull;
     desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
   }
   std::vector<uint32_t> sizes;
@@ -40,17 +41,18 @@ Program CompilePadding(std::vector<uint32_t> in_sizes, std::vector<uint32_t> sta
   std::vector<uint32_t> out_sizes(in_sizes.size());
   for (size_t d = 0; d < in_sizes.size(); ++d) out_sizes[d] = in_sizes[d] + start[d] + end[d];
   Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, in_sizes), out(DML_TENSOR_DATA_TYPE_FLOAT32, out_sizes);
-  DML_PADDING_OPERATOR_DESC desc{&in.desc, &out.desc, mode, 0.0f,
-                                 static_cast<uint32_t>(in_sizes.size()), start.data(), end.data()};
+  DML_PADDING_OPERATOR_DESC desc{
+      &in.desc,     &out.desc, mode, 0.0f, static_cast<uint32_t>(in_sizes.size()),
+      start.data(), end.data()};
   return Compile(DML_OPERATOR_PADDING, &desc);
 }
 
 TEST(PaddingProgramTest, ConstantIsTheInteriorCopyAndFourFills) {
-  const Program p = CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1},
-                                   DML_PADDING_MODE_CONSTANT);
+  const Program p =
+      CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
   ASSERT_EQ(p.steps.size(), 5u);
   EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
-  EXPECT_EQ(p.steps[0].out_base_bytes, 236);  // row 1, column 1
+  EXPECT_EQ(p.steps[0].out_base_bytes, 236);          // row 1, column 1
   const int64_t fill_bases[] = {0, 13224, 232, 460};  // top, bottom, left, right
   for (int i = 1; i < 5; ++i) {
     EXPECT_EQ(p.steps[i].kind, StepKind::kFill);
@@ -59,8 +61,8 @@ TEST(PaddingProgramTest, ConstantIsTheInteriorCopyAndFourFills) {
 }
 
 TEST(PaddingProgramTest, ReflectRowsFromTheInputColumnsFromTheOutput) {
-  const Program p = CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2},
-                                   DML_PADDING_MODE_REFLECTION);
+  const Program p =
+      CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2}, DML_PADDING_MODE_REFLECTION);
   ASSERT_EQ(p.steps.size(), 5u);
   const StepSource sources[] = {StepSource::kInput, StepSource::kInput, StepSource::kInput,
                                 StepSource::kOutput, StepSource::kOutput};
@@ -73,8 +75,8 @@ TEST(PaddingProgramTest, ReflectRowsFromTheInputColumnsFromTheOutput) {
 }
 
 TEST(PaddingProgramTest, PadsFarPastTheInputTakeLogarithmicallyManySteps) {
-  for (DML_PADDING_MODE mode : {DML_PADDING_MODE_REFLECTION, DML_PADDING_MODE_SYMMETRIC,
-                                DML_PADDING_MODE_WRAP}) {
+  for (DML_PADDING_MODE mode :
+       {DML_PADDING_MODE_REFLECTION, DML_PADDING_MODE_SYMMETRIC, DML_PADDING_MODE_WRAP}) {
     const Program p = CompilePadding({2, 3}, {1000, 0}, {0, 100000}, mode);
     EXPECT_LE(p.steps.size(), 60u) << "mode " << mode;
   }
@@ -84,7 +86,8 @@ TEST(PaddingProgramTest, PadsFarPastTheInputTakeLogarithmicallyManySteps) {
 }
 
 TEST(DepthSpaceProgramTest, OnePermutedCopy) {
-  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 8, 3, 3}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 6, 6});
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 8, 3, 3}),
+      out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 6, 6});
   for (DML_DEPTH_SPACE_ORDER order :
        {DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH}) {
     DML_DEPTH_TO_SPACE1_OPERATOR_DESC desc{&in.desc, &out.desc, 2, order};
@@ -96,7 +99,8 @@ TEST(DepthSpaceProgramTest, OnePermutedCopy) {
 
 TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
   // SG-2: the window's row loop runs backwards in the input, forwards in the output.
-  Tensor grad(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2}), out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 4});
+  Tensor grad(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2}),
+      out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 4});
   const uint32_t offsets[4] = {0, 0, 0, 1}, sizes[4] = {1, 1, 4, 3};
   const int32_t strides[4] = {1, 1, -2, 2};
   DML_SLICE_GRAD_OPERATOR_DESC desc{&grad.desc, &out.desc, 4, offsets, sizes, strides};
@@ -105,7 +109,7 @@ TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
   EXPECT_EQ(p.steps[0].kind, StepKind::kFill);
   EXPECT_EQ(p.steps[0].fill_bits, 0u);
   EXPECT_EQ(p.steps[1].kind, StepKind::kAffineCopy);
-  EXPECT_EQ(p.steps[1].out_base_bytes, 20);  // row 1, column 1
+  EXPECT_EQ(p.steps[1].out_base_bytes, 20);     // row 1, column 1
   EXPECT_EQ(p.steps[1].plan.in_base_bytes, 8);  // gradient row 1
 }
 
