@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // dmlcpu — C++ API: compile a DirectML operator descriptor once, execute it many times on the CPU.
 //
-//   dmlcpu::Device device;                                  // all cores
+//   dmlcpu::Device device;                                  // every CPU it may use
 //   auto op = device.Compile(desc, {});                     // validates and plans
 //   if (!op.ok()) { puts(op.status().message().c_str()); }
 //   Status s = op->Execute({{input, input_bytes}, {indices, indices_bytes}},
