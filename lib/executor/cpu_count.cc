@@ -55,6 +55,7 @@ uint32_t CeilCpus(uint64_t quota, uint64_t period) {
   return static_cast<uint32_t>(std::min<uint64_t>(cpus, UINT32_MAX));
 }
 
+#if defined(__linux__)
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   if (!in) return "";
@@ -63,7 +64,6 @@ std::string ReadText(const std::string& path) {
   return text.str();
 }
 
-#if defined(__linux__)
 uint32_t AffinityCount() {
   for (int cpus = 1024; cpus <= (1 << 20); cpus *= 2) {
     cpu_set_t* set = CPU_ALLOC(cpus);
