@@ -133,11 +133,20 @@ HWY_INLINE void TransposeSubBlock(D d, const TileAt<hn::TFromD<D>>& at, size_t r
 // dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: sub-blocks
 // in src-row order (each src line is read while it is in L1, even where a power-of-two row
 // stride maps every src row to one cache set), into a line buffer, then one line per dst row.
+// First the same src lines ahead_bytes further along their rows are prefetched into L2: the
+// tile after this one, where tiles sweep along the src rows (a prefetch never faults, so past
+// the end of the src it costs only the instruction).
 template <bool kStream, class D>
-HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0) {
+HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
+                               size_t ahead_bytes) {
   using T = hn::TFromD<D>;
   constexpr size_t kN = hn::MaxLanes(D());
   constexpr size_t kL = 64 / sizeof(T);
+  for (size_t c = 0; c < kL; ++c) {
+    __builtin_prefetch(
+        reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes),
+        0, 1);
+  }
   alignas(64) uint8_t lines[kL][64];
   for (size_t b = 0; b < kL; b += kN) {
     for (size_t a = 0; a < kL; a += kN) {
@@ -248,7 +257,9 @@ void TransposeTile(void* dst, int64_t dst_row_stride_bytes, const void* src,
   constexpr size_t kL = 64 / sizeof(T);
   const size_t rows_lines = rows / kL * kL, cols_lines = cols / kL * kL;
   for (size_t c0 = 0; c0 < cols_lines; c0 += kL) {
-    for (size_t r0 = 0; r0 < rows_lines; r0 += kL) TransposeLines<kStream>(d, at, r0, c0);
+    for (size_t r0 = 0; r0 < rows_lines; r0 += kL) {
+      TransposeLines<kStream>(d, at, r0, c0, rows * sizeof(T));
+    }
   }
   TransposeRegion(d, at, rows_lines, rows, 0, cols_lines);  // leftover dst rows
   TransposeRegion(d, at, 0, rows, cols_lines, cols);        // leftover dst columns
