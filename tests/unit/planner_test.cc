@@ -611,6 +611,9 @@ TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
   EXPECT_EQ(tile_rows.out_stride_bytes, 8);
   EXPECT_EQ(tile_cols.size, 2);
   EXPECT_EQ(tile_cols.in_stride_bytes, 1048576 * 4);
+  // 16 MiB out, 32 MiB with the input: permuted copies stream from half the cache on any
+  // thread count (a plain copy's rows would keep regular stores on two threads).
+  EXPECT_TRUE(d2s.store.non_temporal);
   // CRD: channel c*4 + i*2 + j, the pair 1 channel apart; the same tiles.
   Tensor crd(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 64, 128, 2, 128, 2},
              {4194304, 65536, 128, 32768, 1, 16384});
@@ -645,6 +648,7 @@ TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
   EXPECT_EQ(plan.loops[2].in_stride_bytes, 256);
   EXPECT_EQ(plan.loops[2].out_stride_bytes, 8192);
   EXPECT_EQ(plan.loops[3].size, 128);
+  EXPECT_TRUE(plan.store.non_temporal);  // 16 MiB out: half the cache with the input
   // Four heads are too few streams to tile; long runs need no tiles either.
   Tensor few(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128}, {1048576, 128, 262144, 1});
   Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128});
