@@ -143,9 +143,8 @@ HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, 
   constexpr size_t kN = hn::MaxLanes(D());
   constexpr size_t kL = 64 / sizeof(T);
   for (size_t c = 0; c < kL; ++c) {
-    __builtin_prefetch(
-        reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes),
-        0, 1);
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes;
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
   }
   alignas(64) uint8_t lines[kL][64];
   for (size_t b = 0; b < kL; b += kN) {
@@ -164,7 +163,9 @@ HWY_INLINE void TransposeRegion(D d, const TileAt<hn::TFromD<D>>& at, size_t r0,
   size_t c = c0;
   for (; c + kN <= c1; c += kN) {
     size_t r = r0;
-    for (; r + kN <= r1; r += kN) TransposeSubBlock(d, at, r, c, at.Dst(r, c), at.dst_row_stride_bytes);
+    for (; r + kN <= r1; r += kN) {
+      TransposeSubBlock(d, at, r, c, at.Dst(r, c), at.dst_row_stride_bytes);
+    }
     TransposeScalar(at, r, r1, c, c + kN);
   }
   TransposeScalar(at, r0, r1, c, c1);
