@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // DEPTH_TO_SPACE(1) and SPACE_TO_DEPTH(1) (docs/semantics.md#depth_to_space): validation and
-// one permuted copy over the grid {n, c, h, i, j, w} (space row h*b + i, column w*b + j; depth
-// channel from (i, j, c) in DCR or CRD order). Each row walks w: contiguous in the depth tensor,
-// every b-th element of a space row, so either direction reads its input once.
+// one permuted copy over the grid of space row h*b + i, column w*b + j and depth channel (i, j, c)
+// (DCR) or (c, i, j) (CRD). DEPTH_TO_SPACE walks its output {n, c, h, i, w, j} (each output row
+// a b-column transpose, docs/design.md); SPACE_TO_DEPTH walks {n, c, h, i, j, w}, rows of w
+// contiguous in the depth tensor, so it reads each pair of space rows once.
 #include <cstdint>
 #include <cstring>
 
@@ -96,10 +97,10 @@ Status BuildDepthSpace(const DML_TENSOR_DESC* input_desc, const DML_TENSOR_DESC*
   nest.loop_count = 6;
   int64_t* const os = nest.out_strides_bytes;
   int64_t* const is = nest.in_strides_bytes;
-  if (to_space) {  // walk space as {n, c, h, i, j, w}: rows read a depth row contiguously
-    const int64_t sizes[6] = {space.sizes[0], c, depth.sizes[2], bs, bs, depth.sizes[3]};
-    const int64_t o[6] = {sp[0], sp[1], bs * sp[2], sp[2], sp[3], bs * sp[3]};
-    const int64_t i[6] = {dp[0], dc, dp[2], di, dj, dp[3]};
+  if (to_space) {  // walk space as {n, c, h, i, w, j}: each output row is a b-column transpose
+    const int64_t sizes[6] = {space.sizes[0], c, depth.sizes[2], bs, depth.sizes[3], bs};
+    const int64_t o[6] = {sp[0], sp[1], bs * sp[2], sp[2], bs * sp[3], sp[3]};
+    const int64_t i[6] = {dp[0], dc, dp[2], di, dp[3], dj};
     for (int k = 0; k < 6; ++k) nest.sizes[k] = sizes[k], os[k] = o[k], is[k] = i[k];
   } else {  // {n, c, h, i, j, w}: each pair of space rows is read once, into b*b depth rows
     const int64_t sizes[6] = {depth.sizes[0], c, depth.sizes[2], bs, bs, depth.sizes[3]};
