@@ -382,6 +382,41 @@ typedef struct DML_GATHER_ND1_OPERATOR_DESC {
   uint32_t BatchDimensionCount;
 } DML_GATHER_ND1_OPERATOR_DESC;
 
+
+/* ---- Copy-shaped data movement: ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE ---- */
+
+typedef struct DML_SCALE_BIAS {
+  float Scale;
+  float Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  const DML_SCALE_BIAS* ScaleBias; /* may be null */
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+typedef struct DML_JOIN_OPERATOR_DESC {
+  uint32_t InputCount;
+  const DML_TENSOR_DESC* InputTensors; /* InputCount descs */
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t Axis;
+} DML_JOIN_OPERATOR_DESC;
+
+typedef struct DML_SPLIT_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  uint32_t OutputCount;
+  const DML_TENSOR_DESC* OutputTensors; /* OutputCount descs */
+  uint32_t Axis;
+} DML_SPLIT_OPERATOR_DESC;
+
+typedef struct DML_TILE_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t RepeatsCount;
+  const uint32_t* Repeats;
+} DML_TILE_OPERATOR_DESC;
+
 #endif /* !defined(DIRECTML_H) */
 
 /* Layout checks: DirectML's x64 ABI (docs/semantics.md#tensor-descriptions and
@@ -429,6 +464,21 @@ DMLCPU_LAYOUT_CHECK(slice1_strides, offsetof(DML_SLICE1_OPERATOR_DESC, InputWind
 DMLCPU_LAYOUT_CHECK(gather_nd1_size, sizeof(DML_GATHER_ND1_OPERATOR_DESC) == 40);
 DMLCPU_LAYOUT_CHECK(gather_nd1_b,
                     offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 32);
+DMLCPU_LAYOUT_CHECK(scale_bias_size, sizeof(DML_SCALE_BIAS) == 8);
+DMLCPU_LAYOUT_CHECK(identity_size, sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(identity_scale_bias,
+                    offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias) == 16);
+DMLCPU_LAYOUT_CHECK(join_size, sizeof(DML_JOIN_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(join_inputs, offsetof(DML_JOIN_OPERATOR_DESC, InputTensors) == 8);
+DMLCPU_LAYOUT_CHECK(join_output, offsetof(DML_JOIN_OPERATOR_DESC, OutputTensor) == 16);
+DMLCPU_LAYOUT_CHECK(join_axis, offsetof(DML_JOIN_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(split_size, sizeof(DML_SPLIT_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(split_count, offsetof(DML_SPLIT_OPERATOR_DESC, OutputCount) == 8);
+DMLCPU_LAYOUT_CHECK(split_outputs, offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors) == 16);
+DMLCPU_LAYOUT_CHECK(split_axis, offsetof(DML_SPLIT_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(tile_size, sizeof(DML_TILE_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(tile_count, offsetof(DML_TILE_OPERATOR_DESC, RepeatsCount) == 16);
+DMLCPU_LAYOUT_CHECK(tile_repeats, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == 24);
 #endif
 DMLCPU_LAYOUT_CHECK(enum_size, sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_OPERATOR_TYPE) == 4);
 DMLCPU_LAYOUT_CHECK(op_gather_value, DML_OPERATOR_GATHER == 67 && DML_OPERATOR_SLICE == 60);
@@ -438,6 +488,9 @@ DMLCPU_LAYOUT_CHECK(op_family_values, DML_OPERATOR_GATHER_ELEMENTS == 107 &&
                                           DML_OPERATOR_GATHER_ND1 == 140);
 DMLCPU_LAYOUT_CHECK(op_scatter_values,
                     DML_OPERATOR_SCATTER == 94 && DML_OPERATOR_SCATTER_ND == 109);
+DMLCPU_LAYOUT_CHECK(op_copy_values, DML_OPERATOR_ELEMENT_WISE_IDENTITY == 1 &&
+                                         DML_OPERATOR_SPLIT == 62 && DML_OPERATOR_JOIN == 63 &&
+                                         DML_OPERATOR_TILE == 70);
 #undef DMLCPU_LAYOUT_CHECK
 
 #endif /* DMLCPU_DML_COMPAT_H_ */
