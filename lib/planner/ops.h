@@ -17,6 +17,12 @@ namespace internal {
 // `desc` points at the operator's struct (non-null, checked by the caller).
 using BuildProgramFn = Status (*)(const void* desc, ProgramBuilder* builder);
 
+// Copy-shaped data movement: op_identity.cc, op_join_split.cc, op_tile.cc.
+Status BuildIdentityProgram(const void* desc, ProgramBuilder* builder);
+Status BuildJoinProgram(const void* desc, ProgramBuilder* builder);
+Status BuildSplitProgram(const void* desc, ProgramBuilder* builder);
+Status BuildTileProgram(const void* desc, ProgramBuilder* builder);
+
 // The builder of `type`, or null (the gathers and slices go through ValidateOperator and the
 // canonical form; other types are unsupported).
 BuildProgramFn FindProgramBuilder(uint32_t type);

@@ -103,6 +103,10 @@ BuildProgramFn FindProgramBuilder(uint32_t type) {
   };
   static constexpr Entry kBuilders[] = {
       {DML_OPERATOR_INVALID, nullptr},  // placeholder: keeps the table non-empty
+      {DML_OPERATOR_ELEMENT_WISE_IDENTITY, BuildIdentityProgram},
+      {DML_OPERATOR_SPLIT, BuildSplitProgram},
+      {DML_OPERATOR_JOIN, BuildJoinProgram},
+      {DML_OPERATOR_TILE, BuildTileProgram},
   };
   for (const Entry& e : kBuilders) {
     if (e.build != nullptr && static_cast<uint32_t>(e.type) == type) return e.build;
