@@ -102,17 +102,18 @@ void BuildCopyOpsDesc(Case* c) {
 std::string DescribeCopyOps(const Case& c) {
   switch (c.type) {
     case DML_OPERATOR_JOIN:
+      return "JOIN axis " + std::to_string(c.axis);
     case DML_OPERATOR_SPLIT:
-      return " Axis=" + std::to_string(c.axis);
+      return "SPLIT axis " + std::to_string(c.axis);
     case DML_OPERATOR_TILE: {
-      std::string s = " Repeats={";
+      std::string s = "TILE repeats {";
       for (size_t d = 0; d < c.repeats.size(); ++d) {
         s += (d ? "," : "") + std::to_string(c.repeats[d]);
       }
       return s + "}";
     }
     default:
-      return "";
+      return "ELEMENT_WISE_IDENTITY";
   }
 }
 
