@@ -203,6 +203,19 @@ DMLCPU_API uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node);
 DMLCPU_API dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node,
                                                       uint32_t index, uint64_t* size_bytes);
 DMLCPU_API uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node);
+/* Every output binding (the single-output queries above describe output 0): the count (0 for
+ * NULL), and per output `index` its ONNX rank and shape (`*shape` valid as long as the node;
+ * NULL when the rank is 0), element type (TensorProto.DataType) and least binding byte size (0
+ * for an empty tensor). DMLCPU_INVALID_ARGUMENT for a NULL argument or index >= the count. */
+DMLCPU_API uint32_t dmlcpu_onnx_node_output_count(const dmlcpu_onnx_node* node);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_shape_at(const dmlcpu_onnx_node* node,
+                                                          uint32_t index, uint32_t* rank,
+                                                          const int64_t** shape);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_element_type_at(const dmlcpu_onnx_node* node,
+                                                                 uint32_t index,
+                                                                 int32_t* element_type);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_bytes_at(const dmlcpu_onnx_node* node,
+                                                          uint32_t index, uint64_t* size_bytes);
 /* Writes one line (DirectML operator, attributes, tensors; NUL-terminated, truncated to
  * capacity) and returns its full length. */
 DMLCPU_API uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,

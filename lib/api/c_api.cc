@@ -111,6 +111,14 @@ dmlcpu_status FinishNode(const char* function,
 using IndexedNodeBuilder = dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc> (*)(
     const dmlcpu::onnx::TensorType&, const dmlcpu::onnx::TensorType&, int64_t);
 
+// DMLCPU_INVALID_ARGUMENT (naming `function`) unless index < the node's output count.
+dmlcpu_status CheckOutputIndex(const char* function, const dmlcpu_onnx_node* node, uint32_t index) {
+  if (index < node->node.output_count()) return DMLCPU_OK;
+  return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": index is " +
+                                           std::to_string(index) + ", expected < " +
+                                           std::to_string(node->node.output_count()));
+}
+
 // The shared body of dmlcpu_onnx_gather, _gather_elements and _gather_nd.
 dmlcpu_status BuildIndexedNode(const char* function, IndexedNodeBuilder build,
                                const dmlcpu_onnx_tensor_type* data,
@@ -472,6 +480,48 @@ dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node, uint32_
 
 uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node) {
   return node == nullptr ? 0 : node->node.output_bytes();
+}
+
+uint32_t dmlcpu_onnx_node_output_count(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : static_cast<uint32_t>(node->node.output_count());
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_shape_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                               uint32_t* rank, const int64_t** shape) {
+  if (node == nullptr || rank == nullptr || shape == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_shape_at: node, rank or shape is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_shape_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  const std::vector<int64_t>& output_shape = node->node.output_shape(index);
+  *rank = static_cast<uint32_t>(output_shape.size());
+  *shape = output_shape.empty() ? nullptr : output_shape.data();
+  return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_element_type_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                                      int32_t* element_type) {
+  if (node == nullptr || element_type == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_element_type_at: node or element_type is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_element_type_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  *element_type = static_cast<int32_t>(node->node.output_element_type(index));
+  return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_bytes_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                               uint64_t* size_bytes) {
+  if (node == nullptr || size_bytes == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_bytes_at: node or size_bytes is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_bytes_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  *size_bytes = node->node.output_bytes(index);
+  return DMLCPU_OK;
 }
 
 uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,

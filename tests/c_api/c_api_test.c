@@ -688,6 +688,9 @@ static void TestOnnxSlice(dmlcpu_device* device) {
   dmlcpu_input_binding input;
   float output[4];
   const int64_t* shape;
+  uint32_t rank;
+  int32_t element_type = 0;
+  uint64_t size_bytes = 0;
   char text[512];
 
   data.element_type = 1; /* FLOAT */
@@ -704,6 +707,23 @@ static void TestOnnxSlice(dmlcpu_device* device) {
   CHECK(dmlcpu_onnx_node_output_elems(node) == 4);
   CHECK(dmlcpu_onnx_node_input_count(node) == 1);
   CHECK(dmlcpu_onnx_node_output_bytes(node) == 16);
+  /* The per-output queries: one output, the same answers; index 1 is refused. */
+  CHECK(dmlcpu_onnx_node_output_count(node) == 1);
+  CHECK(dmlcpu_onnx_node_output_count(NULL) == 0);
+  rank = 0;
+  shape = NULL;
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 0, &rank, &shape) == DMLCPU_OK);
+  CHECK(rank == 2 && shape != NULL && shape[0] == 2 && shape[1] == 2);
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 1, &rank, &shape) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 0, NULL, &shape) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_element_type_at(node, 0, &element_type) == DMLCPU_OK);
+  CHECK(element_type == 1);
+  CHECK(dmlcpu_onnx_node_output_element_type_at(node, 1, &element_type) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(node, 0, &size_bytes) == DMLCPU_OK);
+  CHECK(size_bytes == 16);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(node, 1, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(NULL, 0, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
   CHECK(dmlcpu_onnx_node_describe(node, text, sizeof(text)) > 0);
   CHECK(strstr(text, "SLICE1") != NULL);
   input.data = kX;

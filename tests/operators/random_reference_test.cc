@@ -729,19 +729,20 @@ void ExpectHugeSpanCaseMatches(const OperatorCase& op_case, uint64_t seed) {
     input_data.push_back(base);
     bindings.push_back({base, op_case.input_binding_bytes[i]});
   }
-  const TensorDescHolder& out = *op_case.output;
+  ASSERT_EQ(op_case.outputs.size(), 1u) << "test bug: one output expected";
+  const TensorDescHolder& out = *op_case.outputs[0];
   ASSERT_GT(out.total_bytes(), uint64_t{1} << 32) << "test bug: the output span is not huge";
-  SparseBuffer expected(op_case.output_binding_bytes);
+  SparseBuffer expected(op_case.output_binding_bytes[0]);
   ASSERT_NE(expected.data(), nullptr);
-  const ReferenceResult reference =
-      RunReference(op_case.op_desc, input_data.data(), input_data.size(), expected.data());
+  void* const expected_data[] = {expected.data()};
+  const ReferenceResult reference = RunReference(op_case.op_desc, input_data.data(), expected_data);
   ASSERT_TRUE(reference.ok) << reference.error;
   for (const dmlcpu::Device* device : Devices()) {
     dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case.op_desc);
     ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-    SparseBuffer got(op_case.output_binding_bytes);
+    SparseBuffer got(op_case.output_binding_bytes[0]);
     ASSERT_NE(got.data(), nullptr);
-    const dmlcpu::OutputBinding output_binding{got.data(), op_case.output_binding_bytes};
+    const dmlcpu::OutputBinding output_binding{got.data(), op_case.output_binding_bytes[0]};
     const dmlcpu::Status status =
         compiled->Execute(bindings.data(), bindings.size(), &output_binding, 1);
     ASSERT_TRUE(status.ok()) << status.message();
@@ -895,17 +896,18 @@ TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
       std::vector<std::thread> threads;
       for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
-          GuardedBuffer output = MakeOutputBuffer(*op_case);
+          std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*op_case);
           ready.fetch_add(1);
           while (ready.load() < kThreads) std::this_thread::yield();  // start together
           for (int repeat = 0; repeat < kRepeats && errors[t].empty(); ++repeat) {
-            output.FillSentinel();
-            const dmlcpu::OutputBinding binding = OutputBindingFor(*op_case, &output);
-            const dmlcpu::Status status = op.Execute(inputs.data(), inputs.size(), &binding, 1);
+            FillSentinels(&outputs);
+            const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*op_case, &outputs);
+            const dmlcpu::Status status =
+                op.Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
             if (!status.ok()) {
               errors[t] = "Execute failed: " + status.message();
             } else {
-              errors[t] = DiffOutput(*op_case, buffers.expected, output);
+              errors[t] = DiffOutputs(*op_case, buffers.expected, outputs);
             }
           }
         });
@@ -939,12 +941,13 @@ TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
       EXPECT_EQ(compiled->type(), kept[i]->op_desc.Type);
       EXPECT_EQ(compiled->input_count(), kept[i]->inputs.size());
       EXPECT_FALSE(compiled->Describe().empty());
-      GuardedBuffer output = MakeOutputBuffer(*kept[i]);
+      std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*kept[i]);
       const std::vector<dmlcpu::Binding> inputs = InputBindings(*kept[i], buffers);
-      const dmlcpu::OutputBinding binding = OutputBindingFor(*kept[i], &output);
-      const dmlcpu::Status status = compiled->Execute(inputs.data(), inputs.size(), &binding, 1);
+      const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*kept[i], &outputs);
+      const dmlcpu::Status status =
+          compiled->Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
       ASSERT_TRUE(status.ok()) << status.message();
-      const std::string diff = DiffOutput(*kept[i], buffers.expected, output);
+      const std::string diff = DiffOutputs(*kept[i], buffers.expected, outputs);
       EXPECT_TRUE(diff.empty()) << diff;
     }
   }
