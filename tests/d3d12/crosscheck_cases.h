@@ -42,6 +42,7 @@ struct Case {
   std::vector<uint32_t> window_offsets, window_sizes, slice_strides;
   std::vector<int32_t> window_strides;
   // A new family adds its attributes here in one hunk.
+  std::vector<uint32_t> repeats;  // TILE
   std::vector<std::vector<uint8_t>> input_bytes;  // one per input
   std::vector<std::vector<uint8_t>> output_init;  // one per output: kSentinelByte throughout
   // Non-empty when docs/semantics.md#observed-directml-behaviour lists a DirectML bug for this
@@ -58,6 +59,10 @@ struct Case {
   DML_SLICE_OPERATOR_DESC slice = {};
   DML_SLICE1_OPERATOR_DESC slice1 = {};
   // A new family adds its operator struct (and tensor-desc arrays) here in one hunk.
+  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity = {};
+  DML_JOIN_OPERATOR_DESC join = {};    // InputTensors: the input descs (contiguous)
+  DML_SPLIT_OPERATOR_DESC split = {};  // OutputTensors: the output descs (contiguous)
+  DML_TILE_OPERATOR_DESC tile = {};
   DML_OPERATOR_DESC desc = {};
 
   const DML_TENSOR_DESC* input_desc(size_t i) const { return &tensor_descs[i]; }
@@ -101,6 +106,11 @@ std::vector<uint32_t> RandomSizes(Rng& rng, uint32_t rank, uint32_t max_dim);
 // layouts, fills inputs with random data, builds the descriptor (BuildDesc) and keeps the case
 // if dmlcpu compiles it. Each family: one `case` in ChooseShapes, BuildDesc and Describe
 // (crosscheck_cases.cc) calling its functions in crosscheck_cases_<family>.cc.
+
+// ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE (crosscheck_cases_movement.cc).
+bool ChooseCopyOpsShapes(Rng& rng, Case* c);
+void BuildCopyOpsDesc(Case* c);
+std::string DescribeCopyOps(const Case& c);
 
 // Case `index` of the run seeded with `seed`; always a descriptor dmlcpu accepts. Operators
 // rotate GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SLICE, SLICE1 by index.

@@ -178,12 +178,37 @@ struct TensorSpec {
 
 constexpr DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
                                       DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                      DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+                                      DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1,
+                                      // Copy-shaped ops (JOIN: two inputs, input and indices).
+                                      DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_TILE,
+                                      DML_OPERATOR_JOIN};
+constexpr uint32_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
+
+// Whether dmlcpu implements the operator type `v` (its builder would read the struct `v` names,
+// so the type confusion of mutation 0 must avoid it): Compile of a null Desc says "null" for
+// those and kUnsupported for the others.
+bool IsImplementedType(uint32_t v) {
+  static const std::vector<bool> implemented = [] {
+    std::vector<bool> known(256, false);
+    const dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
+    for (uint32_t t = 0; t < 256; ++t) {
+      const auto op = device.Compile({static_cast<DML_OPERATOR_TYPE>(t), nullptr});
+      known[t] = !op.ok() && op.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
+                 op.status().message().find("null") != std::string::npos;
+    }
+    return known;
+  }();
+  return v < implemented.size() && implemented[v];
+}
+
+bool TwoInputs(uint32_t type);
 
 bool HasIndices(uint32_t type) {
   return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
          type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1;
 }
+
+bool TwoInputs(uint32_t type) { return HasIndices(type) || type == DML_OPERATOR_JOIN; }
 
 // One generated operator descriptor. Not copyable: the DML structs point into it.
 struct FuzzCase {
@@ -209,6 +234,12 @@ struct FuzzCase {
   DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
   DML_SLICE_OPERATOR_DESC slice{};
   DML_SLICE1_OPERATOR_DESC slice1{};
+  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+  DML_SCALE_BIAS scale_bias{2.0f, 1.0f};
+  DML_TILE_OPERATOR_DESC tile{};
+  uint32_t repeats[kMaxArrayElems] = {};  // TILE: RepeatsCount (attr[1]) is at most 16 here
+  DML_JOIN_OPERATOR_DESC join{};
+  DML_TENSOR_DESC join_inputs[2] = {};
   DML_OPERATOR_DESC op_desc{};
 
   void ResizeSliceArrays(FuzzInput& in) {
@@ -251,6 +282,22 @@ struct FuzzCase {
                  window_strides_null ? nullptr : window_strides.data()};
         desc = &slice;
         break;
+      case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+        identity = {in_t, out_t, attr[2] == 7 ? &scale_bias : nullptr};
+        desc = &identity;
+        break;
+      case DML_OPERATOR_TILE:
+        tile = {in_t, out_t, std::min(attr[1], kMaxArrayElems), offsets_null ? nullptr : repeats};
+        desc = &tile;
+        break;
+      case DML_OPERATOR_JOIN:  // an absent part makes the whole array null
+        if (in_t != nullptr && idx_t != nullptr) {
+          join_inputs[0] = *in_t;
+          join_inputs[1] = *idx_t;
+        }
+        join = {attr[1] == 1 ? 1u : 2u, in_t && idx_t ? join_inputs : nullptr, out_t, attr[0]};
+        desc = &join;
+        break;
       default:
         slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
                   window_sizes_null ? nullptr : window_sizes.data(),
@@ -264,7 +311,7 @@ struct FuzzCase {
   }
 
   std::vector<TensorSpec*> Inputs() {
-    if (HasIndices(type)) return {&input, &indices};
+    if (TwoInputs(type)) return {&input, &indices};
     return {&input};
   }
 
@@ -273,9 +320,9 @@ struct FuzzCase {
                     (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
                     "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
     s += "\n  input:   " + input.ToString();
-    if (HasIndices(type)) s += "\n  indices: " + indices.ToString();
+    if (TwoInputs(type)) s += "\n  indices: " + indices.ToString();
     s += "\n  output:  " + output.ToString();
-    if (!HasIndices(type)) {
+    if (type == DML_OPERATOR_SLICE || type == DML_OPERATOR_SLICE1) {
       s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
            (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
            (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
@@ -310,7 +357,7 @@ std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
 // A shape-consistent descriptor (the output follows the operator's shape rule when the
 // reference can compute it), then, when `hostile`, a few fields overwritten with bad values.
 void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
-  c->type = kOps[in.U8() % 6];
+  c->type = kOps[in.U8() % kOpCount];
   c->type_value = c->type;
   const uint32_t n = Rank(in);
   const uint32_t n1 = std::max<uint32_t>(n, 1);
@@ -342,6 +389,32 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
       out_sizes = idx_sizes;
       break;
     }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      break;
+    case DML_OPERATOR_TILE:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      c->attr[1] = n;
+      for (uint32_t& r : c->repeats) r = 1;
+      for (uint32_t i = 0; i < std::min(n, kMaxArrayElems); ++i) {
+        c->repeats[i] = 1 + in.U8() % 3;
+        out_sizes[i] *= c->repeats[i];
+      }
+      break;
+    case DML_OPERATOR_JOIN:  // parts: input and indices (data of the input's type)
+      c->indices.data_type = c->input.data_type;
+      c->attr[0] = in.U8() % n1;
+      c->attr[1] = 2;
+      in_sizes = Dims(in, n);
+      idx_sizes = in_sizes;
+      out_sizes = in_sizes;
+      if (n > 0) {
+        idx_sizes[c->attr[0]] = Dim(in);
+        out_sizes[c->attr[0]] += idx_sizes[c->attr[0]];
+      }
+      break;
     default:
       if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
         const uint32_t r = 1 + in.U8() % n1;
@@ -425,11 +498,11 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
                     : (what >> 5) % 3 == 1 ? &c->indices
                                            : &c->output;
     switch (what % 24) {
-      case 0: {  // a type value outside the six (the six would need another struct)
+      case 0: {  // a type value dmlcpu does not implement (the others read their own struct)
         // Any value of the enum's range (0..255); larger values are not representable in a C++
         // DML_OPERATOR_TYPE (UBSan -fsanitize=enum), so neither a caller nor we can build one.
         const uint32_t v = in.U8();
-        if (!HasIndices(v) && v != DML_OPERATOR_SLICE && v != DML_OPERATOR_SLICE1) {
+        if (!IsImplementedType(v)) {
           c->type_value = v;
         }
         break;
@@ -610,7 +683,7 @@ uint64_t ElementCount(const TensorSpec& t) {
 
 bool SmallEnoughToExecute(const FuzzCase& c) {
   for (const TensorSpec* t : {&c.input, &c.indices, &c.output}) {
-    if (t == &c.indices && !HasIndices(c.type)) continue;
+    if (t == &c.indices && !TwoInputs(c.type)) continue;
     if (t->total_bytes > kMaxExecuteBytes || t->alignment > kMaxAlignment) return false;
   }
   return ElementCount(c.output) <= kMaxOutputElems;
@@ -633,7 +706,7 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   for (size_t i = 0; i < input_specs.size(); ++i) {
     const TensorSpec& t = *input_specs[i];
     inputs.push_back(std::make_unique<GuardedRegion>(t.total_bytes, t.alignment));
-    if (i == 1) {
+    if (i == 1 && HasIndices(c.type)) {
       FillIndices(in, rng, t.data_type, inputs.back()->data(), t.total_bytes);
     } else {
       FillRandom(rng, inputs.back()->data(), t.total_bytes);
@@ -811,7 +884,9 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     hb.data = arena + hb.offset_bytes;
     Unpoison(hb.data, hb.real_bytes);
   }
-  if (n_in == 2) FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  if (n_in == 2 && HasIndices(c.type)) {
+    FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  }
   for (uint64_t i = 0; i < b[n_in].real_bytes; ++i) {
     b[n_in].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13));
   }
