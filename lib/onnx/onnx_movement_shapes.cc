@@ -277,7 +277,8 @@ Status SplitSizes(const Shape& in, int64_t axis, const std::vector<int64_t>& spl
     return Status::Ok();
   }
   if (num_outputs != 0) {
-    if (num_outputs < 1 || (output_count != 0 && static_cast<size_t>(num_outputs) != output_count)) {
+    if (num_outputs < 1 ||
+        (output_count != 0 && static_cast<size_t>(num_outputs) != output_count)) {
       return InvalidArgument("%s: num_outputs is %" PRId64 ", expected >= 1 and equal to the "
                              "number of outputs (%zu)", op, num_outputs, output_count);
     }

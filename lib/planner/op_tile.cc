@@ -6,9 +6,11 @@
 //   the dimension's own loop: the input stays in cache and the output is written once, in order;
 // - or a copy of the input into the output's first block, then doubling output -> output copies
 //   along each repeated dimension, innermost first: used when the nest keeps more loops than a
-//   step may have (kMaxRank), or when its rows would be runs too short to copy efficiently.
+//   step may have (kMaxRank), or when it saves more rows (each costs about kRowCostBytes of
+//   copying) than it adds bytes (it reads the output back once).
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "core/format.h"
 #include "planner/ops.h"
@@ -19,15 +21,17 @@ namespace dmlcpu {
 namespace internal {
 namespace {
 
-// Below this many bytes per contiguous run, and from kMinDoublingOutputBytes of output, the
-// doubling program's long runs beat the nest's short rows (docs/performance.md#tile).
-constexpr int64_t kMinNestRunBytes = 64;
+// The doubling program replaces the nest when the rows it saves, at about kRowCostBytes of copy
+// time each, outweigh the output bytes it reads back, from kMinDoublingOutputBytes of output
+// (docs/performance.md#tile-nest-or-doubling).
+constexpr int64_t kRowCostBytes = 40;
 constexpr uint64_t kMinDoublingOutputBytes = uint64_t{1} << 20;
 
 // Loops left after dropping size-1 loops and merging neighbours contiguous in both operands
-// (what the builder's collapse pass does), and the bytes of the innermost row when it is one
-// contiguous output run read contiguously or broadcast from one element (else one element).
-void CollapsedShape(const LoopNest& nest, uint32_t* loops, int64_t* run_bytes) {
+// (what the builder's collapse pass does), and the rows a step of the nest runs: one per
+// element, or one per innermost loop where that loop is a contiguous output run read
+// contiguously or broadcast from one element.
+void CollapsedShape(const LoopNest& nest, uint32_t* loops, int64_t* rows) {
   int64_t sizes[kMaxNestLoops], in[kMaxNestLoops], out[kMaxNestLoops];
   uint32_t count = 0;
   for (uint32_t i = 0; i < nest.loop_count; ++i) {
@@ -48,7 +52,10 @@ void CollapsedShape(const LoopNest& nest, uint32_t* loops, int64_t* run_bytes) {
   *loops = count;
   const bool run =
       count > 0 && out[count - 1] == elem && (in[count - 1] == elem || in[count - 1] == 0);
-  *run_bytes = run ? sizes[count - 1] * elem : elem;
+  *rows = 1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (i + 1 < count || !run) *rows *= sizes[i];
+  }
 }
 
 int64_t StrideBytes(const TensorInfo& t, uint32_t d) {
@@ -72,15 +79,15 @@ LoopNest RepeatNest(const TensorInfo& in, const TensorInfo& out) {
   return nest;
 }
 
-// Input -> the output's first block, then doubling copies of what is written, dimension by
-// dimension from the innermost: each copy reads [0, have) along d and writes [have, have + m).
-Status AddDoublingSteps(const TensorInfo& in, const TensorInfo& out, uint32_t input,
-                        uint32_t output, ProgramBuilder* b) {
+// Input -> the output's first block (the first nest, read from the input), then doubling
+// copies of what is written, dimension by dimension from the innermost: each reads [0, have)
+// along d of the output and writes [have, have + m).
+std::vector<LoopNest> DoublingNests(const TensorInfo& in, const TensorInfo& out) {
+  std::vector<LoopNest> nests;
   TensorInfo filled = out;  // the region written so far, from the output's origin
   filled.packed = false;
   for (uint32_t d = 0; d < in.rank; ++d) filled.sizes[d] = in.sizes[d];
-  Status s = b->AddCopy(StepSource::kInput, input, output, NestOf(filled, in));
-  if (!s.ok()) return s;
+  nests.push_back(NestOf(filled, in));
   for (uint32_t d = in.rank; d-- > 0;) {
     uint64_t have = in.sizes[d];
     while (have < out.sizes[d]) {
@@ -89,13 +96,12 @@ Status AddDoublingSteps(const TensorInfo& in, const TensorInfo& out, uint32_t in
       source.sizes[d] = static_cast<uint32_t>(m);
       LoopNest nest = NestOf(source, source);
       nest.out_base_bytes += static_cast<int64_t>(have) * StrideBytes(out, d);
-      s = b->AddCopy(StepSource::kOutput, output, output, nest);
-      if (!s.ok()) return s;
+      nests.push_back(nest);
       have += m;
     }
     filled.sizes[d] = out.sizes[d];
   }
-  return Status::Ok();
+  return nests;
 }
 
 }  // namespace
@@ -138,18 +144,34 @@ Status BuildTileProgram(const void* desc, ProgramBuilder* b) {
   const uint32_t input = b->AddInput("InputTensor", in);
   const uint32_t output = b->AddOutput("OutputTensor", out);
   const LoopNest nest = RepeatNest(in, out);
+  const std::vector<LoopNest> doubling = DoublingNests(in, out);
   uint32_t loops;
-  int64_t run_bytes;
-  CollapsedShape(nest, &loops, &run_bytes);
+  int64_t nest_rows, doubling_rows = 0;
+  CollapsedShape(nest, &loops, &nest_rows);
+  for (const LoopNest& step : doubling) {
+    uint32_t step_loops;
+    int64_t step_rows;
+    CollapsedShape(step, &step_loops, &step_rows);
+    doubling_rows += step_rows;
+  }
   uint64_t output_bytes = out.elem_bytes;
   for (uint32_t i = 0; i < n; ++i) output_bytes *= out.sizes[i];
-  const bool short_runs = run_bytes < kMinNestRunBytes && output_bytes >= kMinDoublingOutputBytes;
-  if (loops <= kMaxRank && !short_runs) {
+  // Rows cost kRowCostBytes each (an output row is at most 2^32 elements of 8 bytes: no
+  // overflow); doubling reads the output back once.
+  const bool doubling_saves = output_bytes >= kMinDoublingOutputBytes &&
+                              (nest_rows - doubling_rows) * kRowCostBytes >
+                                  static_cast<int64_t>(output_bytes);
+  if (loops <= kMaxRank && !doubling_saves) {
     s = b->AddCopy(StepSource::kInput, input, output, nest);
     // kInternal: the collapse pass kept more loops than counted here; doubling always fits.
     if (s.code() != StatusCode::kInternal) return s;
   }
-  return AddDoublingSteps(in, out, input, output, b);
+  for (size_t i = 0; i < doubling.size(); ++i) {
+    s = b->AddCopy(i == 0 ? StepSource::kInput : StepSource::kOutput, i == 0 ? input : output,
+                   output, doubling[i]);
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
 }
 
 }  // namespace internal

@@ -251,8 +251,9 @@ TEST(OnnxMovementRandomTest, ShapeOnlyNodes) {
         }
         desc = dmlcpu::onnx::Squeeze(in.Type(), axes);
         for (size_t d = 0; d < rank; ++d) {
+          const int64_t axis = static_cast<int64_t>(d);
           const bool drop = axes.empty() ? in.shape[d] == 1
-                                         : std::count(axes.begin(), axes.end(), static_cast<int64_t>(d)) != 0;
+                                         : std::count(axes.begin(), axes.end(), axis) != 0;
           if (!drop) out.push_back(in.shape[d]);
         }
         break;

@@ -162,7 +162,8 @@ inline void RunMovementCase(const dmlcpu::onnx::OperatorDesc& desc,
     const dmlcpu::Status s = both.SetOutputStrides(out_strides);
     EXPECT_EQ(s.code(), dmlcpu::StatusCode::kUnsupported) << s.message();
     EXPECT_FALSE(both.is_alias());
-    EXPECT_EQ(both.desc().Type, DML_OPERATOR_ELEMENT_WISE_IDENTITY) << "the output is packed again";
+    EXPECT_EQ(both.desc().Type, DML_OPERATOR_ELEMENT_WISE_IDENTITY)
+        << "the output is packed again";
   }
 }
 

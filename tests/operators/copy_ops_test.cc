@@ -129,7 +129,8 @@ void ExpectExample(const Case& c, const std::vector<std::vector<float>>& in,
       got.back().FillSentinel();
     }
     for (GuardedBuffer& b : got) outs.push_back({b.data(), b.size_bytes()});
-    const dmlcpu::Status s = op->Execute(bindings.data(), bindings.size(), outs.data(), outs.size());
+    const dmlcpu::Status s =
+        op->Execute(bindings.data(), bindings.size(), outs.data(), outs.size());
     ASSERT_TRUE(s.ok()) << s.message();
     for (size_t k = 0; k < got.size(); ++k) {
       std::vector<float> values(want[k].size());
@@ -291,7 +292,8 @@ TEST(CopyOpsValidationTest, SplitRules) {
   DML_TENSOR_DESC outs[2] = {*o0->desc(), *o1->desc()};
   DML_SPLIT_OPERATOR_DESC d{in->desc(), 2, outs, 1};
   ExpectError({DML_OPERATOR_SPLIT, &d}, dmlcpu::StatusCode::kInvalidArgument,
-              "SPLIT: InputTensor.Sizes[1] is 6, expected 5 (the sum of OutputTensors[*].Sizes[1])");
+              "SPLIT: InputTensor.Sizes[1] is 6, expected 5 (the sum of "
+              "OutputTensors[*].Sizes[1])");
   d.OutputCount = 0;
   ExpectError({DML_OPERATOR_SPLIT, &d}, dmlcpu::StatusCode::kInvalidArgument,
               "SPLIT: OutputCount is 0, expected >= 1");
@@ -323,7 +325,8 @@ TEST(CopyOpsValidationTest, TileRules) {
               "TILE: Repeats[1] is 0, expected >= 1");
   repeats[1] = 3;
   ExpectError({DML_OPERATOR_TILE, &d}, dmlcpu::StatusCode::kInvalidArgument,
-              "TILE: OutputTensor.Sizes[1] is 6, expected 9 (InputTensor.Sizes[1] 3 * Repeats[1] 3)");
+              "TILE: OutputTensor.Sizes[1] is 6, expected 9 (InputTensor.Sizes[1] 3 * "
+              "Repeats[1] 3)");
   // The product is checked in 64 bits: 2 * 2147483650 is not 4 modulo 2^32.
   Holder small = Make(kFloat32, {1, 2});
   Holder wrapped = Make(kFloat32, {1, 4});
@@ -515,23 +518,26 @@ TEST(CopyOpsRandomTest, Tile) {
   }
 }
 
-// Both TILE programs: the repeat nest (input in cache) and the doubling copies (large outputs of
-// short rows; more than 8 loops left).
+// Both TILE programs (docs/design.md#programs-of-future-operators): the repeat nest (one step)
+// and the doubling copies (a copy of the input, then output -> output steps), each checked
+// against the reference, packed and with a gap after every output element.
 TEST(CopyOpsRandomTest, TilePrograms) {
   struct Shape {
     std::vector<uint32_t> in;
     std::vector<uint32_t> repeats;
+    bool doubling;
   };
   const Shape shapes[] = {
-      {{1, 1, 4096}, {1, 64, 1}},             // the write-bound nest
-      {{4096, 1}, {1, 128}},                  // 4-byte rows: doubling
-      {{2, 3, 2, 3, 2, 3, 2, 3}, {2, 2, 2, 2, 2, 2, 2, 2}},  // 16 loops: doubling
-      {{3, 5, 7}, {5, 3, 40}},
+      {{1, 1, 4096}, {1, 64, 1}, false},   // the write-bound nest: 16 KiB rows
+      {{4096, 1}, {1, 128}, false},        // broadcast rows of 512 bytes
+      {{4096, 3}, {1, 100}, true},         // 12-byte rows: doubling saves 90% of the rows
+      {{16384, 15}, {1, 8}, false},        // 60-byte rows, few repeats: the nest
+      {{2, 3, 2, 3, 2, 3, 2, 3}, {2, 2, 2, 2, 2, 2, 2, 2}, true},  // 16 loops: doubling
+      {{3, 5, 7}, {5, 3, 40}, false},      // small output: the nest
   };
   uint64_t seed = 1;
   for (const Shape& shape : shapes) {
     for (bool strided : {false, true}) {
-      std::mt19937_64 rng(seed);
       std::vector<uint32_t> out_sizes(shape.in.size());
       for (size_t d = 0; d < out_sizes.size(); ++d) out_sizes[d] = shape.in[d] * shape.repeats[d];
       std::vector<uint32_t> out_strides;
@@ -545,6 +551,12 @@ TEST(CopyOpsRandomTest, TilePrograms) {
                                shape.repeats.data()};
       Case c{{DML_OPERATOR_TILE, &d}, {in.get()}, {out.get()}, 0, 0, ""};
       c.description = Describe("TILE", c.inputs, c.outputs, "");
+      if (!strided) {
+        dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = Devices()[0]->Compile(c.op);
+        ASSERT_TRUE(op.ok()) << op.status().message();
+        const bool one_step = op->Describe().find("program: 1 step(s)") != std::string::npos;
+        EXPECT_EQ(one_step, !shape.doubling) << c.description << "\n" << op->Describe();
+      }
       RunAndCompare(c, seed++);
       if (HasFatalFailure()) return;
     }
