@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -72,6 +73,11 @@ dmlcpu_status CheckStructSize(const char* function, const char* name, uint32_t s
   }
   return DMLCPU_OK;
 }
+// The C callback types are the C++ API's (one definition of the engine-pool contract).
+static_assert(std::is_same<dmlcpu_task_fn, dmlcpu::TaskFn>::value, "dmlcpu_task_fn");
+static_assert(std::is_same<dmlcpu_parallel_for_fn, dmlcpu::ParallelForFn>::value,
+              "dmlcpu_parallel_for_fn");
+
 #define DMLCPU_HAS_FIELD(type, pointer, field) \
   (offsetof(type, field) + sizeof(pointer->field) <= pointer->struct_size)
 
@@ -234,6 +240,12 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
   if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, d3d12_queue)) {
     o.d3d12_queue = options->d3d12_queue;
   }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, parallel_for)) {
+    o.parallel_for = options->parallel_for;
+  }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, parallel_for_context)) {
+    o.parallel_for_context = options->parallel_for_context;
+  }
   options = &o;
   try {
     dmlcpu::DeviceOptions device_options;
@@ -241,6 +253,8 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
     device_options.backend = static_cast<dmlcpu::Backend>(options->backend);
     device_options.d3d12_device = options->d3d12_device;
     device_options.d3d12_queue = options->d3d12_queue;
+    device_options.parallel_for = options->parallel_for;
+    device_options.parallel_for_context = options->parallel_for_context;
     auto device = dmlcpu::Device::Create(device_options);
     if (!device.ok()) return FromStatus(device.status());
     *out = new dmlcpu_device(std::move(device).value());

@@ -31,6 +31,14 @@ struct Tuning {
   // A parallel task moves at least this much (task overhead against balance).
   uint64_t grain_bytes = uint64_t{32} << 10;
 
+  // ---- Transpose tiles (planner) ----
+  // Transposes of fewer than 8 output columns write up to this much per tile (the whole walk
+  // where it fits): the per-tile cost against the src rows read at once.
+  uint64_t narrow_transpose_tile_bytes = uint64_t{4} << 10;
+  // Rows of runs shorter than half of this whose next row jumps at least this far in the input
+  // read each input stream this much at a time (see TileRuns in lib/planner/tile.cc).
+  uint64_t run_tile_bytes = uint64_t{4} << 10;
+
   // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
   // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.
   uint64_t strip_min_footprint_bytes = uint64_t{4} << 20;

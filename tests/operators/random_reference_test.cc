@@ -7,7 +7,8 @@
 // random strides on every tensor (padded, permuted, 0-stride broadcast on inputs and indices;
 // outputs padded/permuted but never 0-stride or overlapping), right-aligned leading-1 dimensions,
 // extra TotalTensorSizeInBytes, larger bindings, GuaranteedBaseOffsetAlignment, data starts
-// 16/32/48 bytes past a 64-byte boundary. Each case runs on devices with max_threads 1, 2 and 8;
+// 16/32/48 bytes past a 64-byte boundary. Each case runs on devices with max_threads 1, 2 and 8
+// (oneTBB) and on one whose parallel_for is an engine-owned pool of plain threads (4 tasks);
 // all must equal the reference, hence each other. The first few cases per operator are large
 // (> 1 MiB of output) so that the parallel paths run.
 //
@@ -36,6 +37,7 @@
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
 #include "support/tester.h"
+#include "support/thread_pool.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>
@@ -81,12 +83,16 @@ uint64_t SplitMix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Devices capped at 1, 2 and 8 threads; created on first use, destroyed at exit.
+// Devices capped at 1, 2 and 8 threads, and one on an engine pool (3 workers and the caller);
+// created on first use, destroyed at exit (the pool after its device).
 const std::vector<const dmlcpu::Device*>& Devices() {
   static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
   static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
   static const dmlcpu::Device eight_threads(dmlcpu::DeviceOptions{8, nullptr});
-  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads};
+  static TestThreadPool pool(3);
+  static const dmlcpu::Device engine_pool(pool.Options(4));
+  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads,
+                                                             &engine_pool};
   return devices;
 }
 
