@@ -6,6 +6,10 @@
 //   ONNX GatherElements  -> DML_OPERATOR_GATHER_ELEMENTS
 //   ONNX GatherND        -> DML_OPERATOR_GATHER_ND1
 //   ONNX Slice           -> DML_OPERATOR_SLICE1
+//   ONNX Transpose, Expand -> DML_OPERATOR_ELEMENT_WISE_IDENTITY
+//   ONNX Identity, Reshape, Flatten, Squeeze, Unsqueeze -> nothing (packed: an alias), or
+//                           DML_OPERATOR_ELEMENT_WISE_IDENTITY (strided)
+//   ONNX Concat, Split, Tile -> DML_OPERATOR_JOIN, DML_OPERATOR_SPLIT, DML_OPERATOR_TILE
 //
 // Pure functions of their arguments: no ONNX headers or libraries, no global state, thread-safe.
 //
