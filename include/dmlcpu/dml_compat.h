@@ -452,6 +452,40 @@ typedef struct DML_SLICE_GRAD_OPERATOR_DESC {
   const int32_t* InputWindowStrides; /* signed, as SLICE1's */
 } DML_SLICE_GRAD_OPERATOR_DESC;
 
+/* ---- Copy-shaped data movement: ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE ---- */
+
+typedef struct DML_SCALE_BIAS {
+  float Scale;
+  float Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  const DML_SCALE_BIAS* ScaleBias; /* may be null */
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+typedef struct DML_JOIN_OPERATOR_DESC {
+  uint32_t InputCount;
+  const DML_TENSOR_DESC* InputTensors; /* InputCount descs */
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t Axis;
+} DML_JOIN_OPERATOR_DESC;
+
+typedef struct DML_SPLIT_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  uint32_t OutputCount;
+  const DML_TENSOR_DESC* OutputTensors; /* OutputCount descs */
+  uint32_t Axis;
+} DML_SPLIT_OPERATOR_DESC;
+
+typedef struct DML_TILE_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t RepeatsCount;
+  const uint32_t* Repeats;
+} DML_TILE_OPERATOR_DESC;
+
 #endif /* !defined(DIRECTML_H) */
 
 /* Layout checks: DirectML's x64 ABI (docs/semantics.md#tensor-descriptions and
@@ -518,6 +552,21 @@ DMLCPU_LAYOUT_CHECK(space_to_depth1_order,
 DMLCPU_LAYOUT_CHECK(slice_grad_size, sizeof(DML_SLICE_GRAD_OPERATOR_DESC) == 48);
 DMLCPU_LAYOUT_CHECK(slice_grad_strides,
                     offsetof(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowStrides) == 40);
+DMLCPU_LAYOUT_CHECK(scale_bias_size, sizeof(DML_SCALE_BIAS) == 8);
+DMLCPU_LAYOUT_CHECK(identity_size, sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(identity_scale_bias,
+                    offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias) == 16);
+DMLCPU_LAYOUT_CHECK(join_size, sizeof(DML_JOIN_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(join_inputs, offsetof(DML_JOIN_OPERATOR_DESC, InputTensors) == 8);
+DMLCPU_LAYOUT_CHECK(join_output, offsetof(DML_JOIN_OPERATOR_DESC, OutputTensor) == 16);
+DMLCPU_LAYOUT_CHECK(join_axis, offsetof(DML_JOIN_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(split_size, sizeof(DML_SPLIT_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(split_count, offsetof(DML_SPLIT_OPERATOR_DESC, OutputCount) == 8);
+DMLCPU_LAYOUT_CHECK(split_outputs, offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors) == 16);
+DMLCPU_LAYOUT_CHECK(split_axis, offsetof(DML_SPLIT_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(tile_size, sizeof(DML_TILE_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(tile_count, offsetof(DML_TILE_OPERATOR_DESC, RepeatsCount) == 16);
+DMLCPU_LAYOUT_CHECK(tile_repeats, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == 24);
 #endif
 DMLCPU_LAYOUT_CHECK(enum_size, sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_OPERATOR_TYPE) == 4);
 DMLCPU_LAYOUT_CHECK(op_gather_value, DML_OPERATOR_GATHER == 67 && DML_OPERATOR_SLICE == 60);
@@ -535,6 +584,9 @@ DMLCPU_LAYOUT_CHECK(op_padding_values,
 DMLCPU_LAYOUT_CHECK(padding_mode_values,
                     DML_PADDING_MODE_SYMMETRIC == 3 && DML_PADDING_MODE_WRAP == 4 &&
                         DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH == 1);
+DMLCPU_LAYOUT_CHECK(op_copy_values, DML_OPERATOR_ELEMENT_WISE_IDENTITY == 1 &&
+                                         DML_OPERATOR_SPLIT == 62 && DML_OPERATOR_JOIN == 63 &&
+                                         DML_OPERATOR_TILE == 70);
 #undef DMLCPU_LAYOUT_CHECK
 
 #endif /* DMLCPU_DML_COMPAT_H_ */

@@ -238,6 +238,10 @@ OperatorDesc& OperatorDesc::operator=(OperatorDesc&& other) noexcept {
 
 bool OperatorDesc::output_is_empty(size_t i) const { return HasZero(output_shape(i)); }
 
+bool OperatorDesc::input_is_empty(size_t i) const {
+  return HasZero(s_.tensors[i].buffer_shape);
+}
+
 uint64_t OperatorDesc::output_elems(size_t i) const {
   uint64_t elems = 1;
   for (int64_t d : output_shape(i)) elems *= static_cast<uint64_t>(d);
@@ -305,6 +309,12 @@ void OperatorDesc::Relink() {
       s_.space_to_depth1.InputTensor = &in[0];
       s_.space_to_depth1.OutputTensor = &out[0];
       s_.op_desc.Desc = &s_.space_to_depth1;
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      Builder::LinkMovement(&s_);
       break;
     // New operators: one case each here.
     default:
@@ -381,6 +391,9 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
     t.view_bytes = (view_span_elems * element_bytes + 3) & ~uint64_t{3};
     t.total_bytes = std::max(t.total_bytes, t.offset_bytes + t.view_bytes);
   }
+  t.layout_strides = strides_elems;
+  // Shape-only nodes lay both tensors out in one shape of their own (onnx_movement.cc).
+  if (s_.shape_only) return RelayoutShapeOnly();
 
   // DirectML strides: explicit for a caller layout or a view, else null (packed).
   t.has_strides = !strides_elems.empty() || t.is_view;
@@ -390,7 +403,9 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
         t.strides_elems[d] = 1;  // a padding dimension of size 1: any stride addresses the same
         continue;
       }
-      const uint64_t stride = strides[d - t.rank_offset];
+      const size_t v = d - t.rank_offset;
+      const int32_t source = t.view_dims.empty() ? static_cast<int32_t>(v) : t.view_dims[v];
+      const uint64_t stride = source < 0 ? 0 : strides[static_cast<size_t>(source)];
       if (stride > UINT32_MAX) {
         return InvalidArgument("%s: %s stride[%u] is %" PRIu64 ", expected <= %u (DirectML "
                                "strides are UINT)", s_.onnx_op, name, d - t.rank_offset, stride,
@@ -448,8 +463,18 @@ std::string OperatorDesc::ToString() const {
                     block, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "DCR" : "CRD");
       break;
     }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      s = Builder::MovementAttributes(s_);
+      break;
     // New operators: one case each here.
     default: {
+      if (s_.alias) {
+        return StrFormat("%s: the output is the input's bytes (both packed): nothing to execute",
+                         s_.onnx_op);
+      }
       std::string shapes;
       for (size_t i = 0; i < output_count(); ++i) {
         shapes += (i == 0 ? "" : ", ") + ShapeString(output_shape(i));

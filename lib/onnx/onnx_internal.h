@@ -62,6 +62,10 @@ class Builder {
   // pointers. Fails if a packed span does not fit 64 bits.
   StatusOr<OperatorDesc> Finish();
 
+  // The copy-shaped ops' cases of OperatorDesc::Relink and ToString (onnx_movement.cc).
+  static void LinkMovement(OperatorDesc::State* s);
+  static std::string MovementAttributes(const OperatorDesc::State& s);
+
  private:
   OperatorDesc desc_;
 };

@@ -25,6 +25,11 @@ Status BuildSpaceToDepthProgram(const void* desc, ProgramBuilder* builder);
 Status BuildDepthToSpace1Program(const void* desc, ProgramBuilder* builder);
 Status BuildSpaceToDepth1Program(const void* desc, ProgramBuilder* builder);
 Status BuildSliceGradProgram(const void* desc, ProgramBuilder* builder);
+// Copy-shaped data movement: op_identity.cc, op_join_split.cc, op_tile.cc.
+Status BuildIdentityProgram(const void* desc, ProgramBuilder* builder);
+Status BuildJoinProgram(const void* desc, ProgramBuilder* builder);
+Status BuildSplitProgram(const void* desc, ProgramBuilder* builder);
+Status BuildTileProgram(const void* desc, ProgramBuilder* builder);
 
 // The builder of `type`, or null (the gathers and slices go through ValidateOperator and the
 // canonical form; other types are unsupported).

@@ -110,6 +110,10 @@ BuildProgramFn FindProgramBuilder(uint32_t type) {
       {DML_OPERATOR_SPACE_TO_DEPTH1, BuildSpaceToDepth1Program},
       {DML_OPERATOR_SLICE_GRAD, BuildSliceGradProgram},
       {DML_OPERATOR_PADDING1, BuildPadding1Program},
+      {DML_OPERATOR_ELEMENT_WISE_IDENTITY, BuildIdentityProgram},
+      {DML_OPERATOR_SPLIT, BuildSplitProgram},
+      {DML_OPERATOR_JOIN, BuildJoinProgram},
+      {DML_OPERATOR_TILE, BuildTileProgram},
   };
   for (const Entry& e : kBuilders) {
     if (e.build != nullptr && static_cast<uint32_t>(e.type) == type) return e.build;

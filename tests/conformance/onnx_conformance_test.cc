@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // ONNX backend node tests (libonnx-testdata, ONNX 1.12) through the ONNX adapter and dmlcpu.
 //
-// Every case directory whose name starts with test_gather (Gather, GatherElements, GatherND) or
-// test_slice is read (model.onnx: the node, its attributes and opset; test_data_set_*/input_*.pb
-// and output_*.pb: the tensors), adapted with dmlcpu/onnx.h, compiled with IndexPolicy::kStrict
-// (ONNX treats an out-of-range index as an error) and executed. The output must equal ONNX's
+// Every case directory of the adapter's ops is read: test_gather* (Gather, GatherElements,
+// GatherND), test_slice*, Pad's test_{constant,edge,reflect,wrap}_pad*, test_depthtospace*,
+// test_spacetodepth*, and the copy-shaped ops' prefixes (onnx_movement_cases.h: Transpose,
+// Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity; every output
+// checked, shape-only nodes alias their input while packed). model.onnx gives the node, its
+// attributes and opset; test_data_set_*/input_*.pb and output_*.pb the tensors. Each is adapted
+// with dmlcpu/onnx.h, compiled with IndexPolicy::kStrict (ONNX treats an out-of-range index as
+// an error) and executed. The output must equal ONNX's
 // expected output byte for byte. Each case runs twice:
 //   Packed   every binding packed (Strides = null),
 //   Strided  every input and the output re-laid in padded buffers (a gap after every dimension
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "conformance/adapter_runner.h"
+#include "conformance/onnx_movement_cases.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
@@ -37,7 +42,7 @@ namespace fs = std::filesystem;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 
-// The 27 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
+// The 89 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
 // different data set fail loudly instead of running nothing.
 const char* const kExpectedCases[] = {
     "test_gather_0",
@@ -67,6 +72,69 @@ const char* const kExpectedCases[] = {
     "test_depthtospace_example",
     "test_spacetodepth",
     "test_spacetodepth_example",
+    // Transpose, Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity.
+    "test_concat_1d_axis_0",
+    "test_concat_1d_axis_negative_1",
+    "test_concat_2d_axis_0",
+    "test_concat_2d_axis_1",
+    "test_concat_2d_axis_negative_1",
+    "test_concat_2d_axis_negative_2",
+    "test_concat_3d_axis_0",
+    "test_concat_3d_axis_1",
+    "test_concat_3d_axis_2",
+    "test_concat_3d_axis_negative_1",
+    "test_concat_3d_axis_negative_2",
+    "test_concat_3d_axis_negative_3",
+    "test_expand_dim_changed",
+    "test_expand_dim_unchanged",
+    "test_flatten_axis0",
+    "test_flatten_axis1",
+    "test_flatten_axis2",
+    "test_flatten_axis3",
+    "test_flatten_default_axis",
+    "test_flatten_negative_axis1",
+    "test_flatten_negative_axis2",
+    "test_flatten_negative_axis3",
+    "test_flatten_negative_axis4",
+    "test_identity",
+    "test_identity_opt",
+    "test_identity_sequence",
+    "test_reshape_allowzero_reordered",
+    "test_reshape_extended_dims",
+    "test_reshape_negative_dim",
+    "test_reshape_negative_extended_dims",
+    "test_reshape_one_dim",
+    "test_reshape_reduced_dims",
+    "test_reshape_reordered_all_dims",
+    "test_reshape_reordered_last_dims",
+    "test_reshape_zero_and_negative_dim",
+    "test_reshape_zero_dim",
+    "test_split_equal_parts_1d",
+    "test_split_equal_parts_2d",
+    "test_split_equal_parts_default_axis",
+    "test_split_variable_parts_1d",
+    "test_split_variable_parts_2d",
+    "test_split_variable_parts_default_axis",
+    "test_split_zero_size_splits",
+    "test_squeeze",
+    "test_squeeze_negative_axes",
+    "test_tile",
+    "test_tile_precomputed",
+    "test_transpose_all_permutations_0",
+    "test_transpose_all_permutations_1",
+    "test_transpose_all_permutations_2",
+    "test_transpose_all_permutations_3",
+    "test_transpose_all_permutations_4",
+    "test_transpose_all_permutations_5",
+    "test_transpose_default",
+    "test_unsqueeze_axis_0",
+    "test_unsqueeze_axis_1",
+    "test_unsqueeze_axis_2",
+    "test_unsqueeze_axis_3",
+    "test_unsqueeze_negative_axes",
+    "test_unsqueeze_three_axes",
+    "test_unsqueeze_two_axes",
+    "test_unsqueeze_unsorted_axes",
 };
 
 std::string NodeDir() {
@@ -85,10 +153,14 @@ std::vector<std::string> ListCases() {
                      name.rfind("test_edge_pad", 0) == 0 ||
                      name.rfind("test_reflect_pad", 0) == 0 ||
                      name.rfind("test_wrap_pad", 0) == 0;
-    if (entry.is_directory() && (name.rfind("test_gather", 0) == 0 ||
-                                 name.rfind("test_slice", 0) == 0 || pad ||
-                                 name.rfind("test_depthtospace", 0) == 0 ||
-                                 name.rfind("test_spacetodepth", 0) == 0)) {
+    bool movement = false;
+    for (const char* prefix : dmlcpu_test::kMovementCasePrefixes) {
+      movement = movement || name.rfind(prefix, 0) == 0;
+    }
+    if (entry.is_directory() &&
+        (name.rfind("test_gather", 0) == 0 || name.rfind("test_slice", 0) == 0 || pad ||
+         name.rfind("test_depthtospace", 0) == 0 || name.rfind("test_spacetodepth", 0) == 0 ||
+         movement)) {
       names.push_back(name);
     }
   }
@@ -182,6 +254,7 @@ struct NodeCase {
   int64_t opset = 0;
   std::vector<std::optional<Tensor>> inputs;  // per node input; nullopt = omitted ("")
   Tensor expected;                            // output 0
+  std::vector<Tensor> outputs;                // every output
 };
 
 const ::onnx::AttributeProto* FindAttribute(const ::onnx::NodeProto& node, const char* name) {
@@ -252,9 +325,14 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
     if (it == values.end()) return ::testing::AssertionFailure() << "no value for " << input;
     c->inputs.emplace_back(it->second);
   }
-  ::onnx::TensorProto output;
-  ok = ReadProto(data_set / "output_0.pb", &output);
-  if (ok) ok = ToTensor(output, &c->expected);
+  c->outputs.assign(static_cast<size_t>(c->node.output_size()), Tensor());
+  for (size_t i = 0; i < c->outputs.size(); ++i) {
+    ::onnx::TensorProto output;
+    ok = ReadProto(data_set / ("output_" + std::to_string(i) + ".pb"), &output);
+    if (ok) ok = ToTensor(output, &c->outputs[i]);
+    if (!ok) return ok;
+  }
+  c->expected = c->outputs.at(0);
   return ok;
 }
 
@@ -330,6 +408,14 @@ enum class Layout { kPacked, kStrided };
 // Runs one loaded case; all checks are gtest expectations.
 void RunCase(const NodeCase& c, Layout layout) {
   SCOPED_TRACE(c.name + " (" + c.node.op_type() + ", opset " + std::to_string(c.opset) + ")");
+  if (dmlcpu_test::IsMovementOp(c.node.op_type())) {
+    std::vector<const Tensor*> data_inputs;
+    auto adapted = dmlcpu_test::AdaptMovement(c.node, c.opset, c.outputs.size(), c.inputs,
+                                              &data_inputs);
+    ASSERT_TRUE(adapted.ok()) << adapted.status().message();
+    dmlcpu_test::RunMovementCase(*adapted, data_inputs, c.outputs, layout == Layout::kStrided);
+    return;
+  }
   std::vector<const Tensor*> bindings;
   dmlcpu::StatusOr<OperatorDesc> adapted = Adapt(c, &bindings);
   ASSERT_TRUE(adapted.ok()) << adapted.status().message();
@@ -369,6 +455,9 @@ void RunCase(const NodeCase& c, Layout layout) {
 class OnnxNodeTest : public ::testing::TestWithParam<std::string> {
  protected:
   void Run(Layout layout) {
+    if (dmlcpu_test::IsNonTensorMovementCase(GetParam())) {
+      GTEST_SKIP() << GetParam() << ": an Identity of a sequence or an optional, not a tensor";
+    }
     const std::vector<fs::path> sets = DataSets(fs::path(NodeDir()) / GetParam());
     ASSERT_FALSE(sets.empty());
     for (const fs::path& set : sets) {

@@ -184,7 +184,9 @@ constexpr DML_OPERATOR_TYPE kOps[] = {
     // depth/space keep BlockSize, Order in attr; SLICE_GRAD is SLICE1's fields.
     DML_OPERATOR_PADDING,        DML_OPERATOR_PADDING1,        DML_OPERATOR_DEPTH_TO_SPACE,
     DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1,
-    DML_OPERATOR_SLICE_GRAD};
+    DML_OPERATOR_SLICE_GRAD,
+    // Copy-shaped ops (JOIN: two inputs, input and indices).
+    DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_TILE, DML_OPERATOR_JOIN};
 constexpr uint32_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
 
 bool IsGeneratedOp(uint32_t type) {
@@ -203,10 +205,31 @@ bool IsDepthSpace(uint32_t type) {
          type == DML_OPERATOR_DEPTH_TO_SPACE1 || type == DML_OPERATOR_SPACE_TO_DEPTH1;
 }
 
+// Whether dmlcpu implements the operator type `v` (its builder would read the struct `v` names,
+// so the type confusion of mutation 0 must avoid it): Compile of a null Desc says "null" for
+// those and kUnsupported for the others.
+bool IsImplementedType(uint32_t v) {
+  static const std::vector<bool> implemented = [] {
+    std::vector<bool> known(256, false);
+    const dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
+    for (uint32_t t = 0; t < 256; ++t) {
+      const auto op = device.Compile({static_cast<DML_OPERATOR_TYPE>(t), nullptr});
+      known[t] = !op.ok() && op.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
+                 op.status().message().find("null") != std::string::npos;
+    }
+    return known;
+  }();
+  return v < implemented.size() && implemented[v];
+}
+
+bool TwoInputs(uint32_t type);
+
 bool HasIndices(uint32_t type) {
   return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
          type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1;
 }
+
+bool TwoInputs(uint32_t type) { return HasIndices(type) || type == DML_OPERATOR_JOIN; }
 
 // One generated operator descriptor. Not copyable: the DML structs point into it.
 struct FuzzCase {
@@ -239,6 +262,12 @@ struct FuzzCase {
   DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
   DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
   DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
+  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+  DML_SCALE_BIAS scale_bias{2.0f, 1.0f};
+  DML_TILE_OPERATOR_DESC tile{};
+  uint32_t repeats[kMaxArrayElems] = {};  // TILE: RepeatsCount (attr[1]) is at most 16 here
+  DML_JOIN_OPERATOR_DESC join{};
+  DML_TENSOR_DESC join_inputs[2] = {};
   DML_OPERATOR_DESC op_desc{};
 
   void ResizeSliceArrays(FuzzInput& in) {
@@ -324,6 +353,22 @@ struct FuzzCase {
                       window_strides_null ? nullptr : window_strides_signed.data()};
         desc = &slice_grad;
         break;
+      case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+        identity = {in_t, out_t, attr[2] == 7 ? &scale_bias : nullptr};
+        desc = &identity;
+        break;
+      case DML_OPERATOR_TILE:
+        tile = {in_t, out_t, std::min(attr[1], kMaxArrayElems), offsets_null ? nullptr : repeats};
+        desc = &tile;
+        break;
+      case DML_OPERATOR_JOIN:  // an absent part makes the whole array null
+        if (in_t != nullptr && idx_t != nullptr) {
+          join_inputs[0] = *in_t;
+          join_inputs[1] = *idx_t;
+        }
+        join = {attr[1] == 1 ? 1u : 2u, in_t && idx_t ? join_inputs : nullptr, out_t, attr[0]};
+        desc = &join;
+        break;
       default:
         slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
                   window_sizes_null ? nullptr : window_sizes.data(),
@@ -337,7 +382,7 @@ struct FuzzCase {
   }
 
   std::vector<TensorSpec*> Inputs() {
-    if (HasIndices(type)) return {&input, &indices};
+    if (TwoInputs(type)) return {&input, &indices};
     return {&input};
   }
 
@@ -346,9 +391,9 @@ struct FuzzCase {
                     (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
                     "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
     s += "\n  input:   " + input.ToString();
-    if (HasIndices(type)) s += "\n  indices: " + indices.ToString();
+    if (TwoInputs(type)) s += "\n  indices: " + indices.ToString();
     s += "\n  output:  " + output.ToString();
-    if (!HasIndices(type)) {
+    if (type == DML_OPERATOR_SLICE || type == DML_OPERATOR_SLICE1) {
       s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
            (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
            (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
@@ -465,6 +510,32 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
       }
       break;
     }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      break;
+    case DML_OPERATOR_TILE:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      c->attr[1] = n;
+      for (uint32_t& r : c->repeats) r = 1;
+      for (uint32_t i = 0; i < std::min(n, kMaxArrayElems); ++i) {
+        c->repeats[i] = 1 + in.U8() % 3;
+        out_sizes[i] *= c->repeats[i];
+      }
+      break;
+    case DML_OPERATOR_JOIN:  // parts: input and indices (data of the input's type)
+      c->indices.data_type = c->input.data_type;
+      c->attr[0] = in.U8() % n1;
+      c->attr[1] = 2;
+      in_sizes = Dims(in, n);
+      idx_sizes = in_sizes;
+      out_sizes = in_sizes;
+      if (n > 0) {
+        idx_sizes[c->attr[0]] = Dim(in);
+        out_sizes[c->attr[0]] += idx_sizes[c->attr[0]];
+      }
+      break;
     default:
       if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
         const uint32_t r = 1 + in.U8() % n1;
@@ -548,11 +619,11 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
                     : (what >> 5) % 3 == 1 ? &c->indices
                                            : &c->output;
     switch (what % 24) {
-      case 0: {  // a type value outside the six (the six would need another struct)
+      case 0: {  // a type value dmlcpu does not implement (the others read their own struct)
         // Any value of the enum's range (0..255); larger values are not representable in a C++
         // DML_OPERATOR_TYPE (UBSan -fsanitize=enum), so neither a caller nor we can build one.
         const uint32_t v = in.U8();
-        if (!IsGeneratedOp(v)) {
+        if (!IsImplementedType(v)) {
           c->type_value = v;
         }
         break;
@@ -733,7 +804,7 @@ uint64_t ElementCount(const TensorSpec& t) {
 
 bool SmallEnoughToExecute(const FuzzCase& c) {
   for (const TensorSpec* t : {&c.input, &c.indices, &c.output}) {
-    if (t == &c.indices && !HasIndices(c.type)) continue;
+    if (t == &c.indices && !TwoInputs(c.type)) continue;
     if (t->total_bytes > kMaxExecuteBytes || t->alignment > kMaxAlignment) return false;
   }
   return ElementCount(c.output) <= kMaxOutputElems;
@@ -756,7 +827,7 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   for (size_t i = 0; i < input_specs.size(); ++i) {
     const TensorSpec& t = *input_specs[i];
     inputs.push_back(std::make_unique<GuardedRegion>(t.total_bytes, t.alignment));
-    if (i == 1) {
+    if (i == 1 && HasIndices(c.type)) {
       FillIndices(in, rng, t.data_type, inputs.back()->data(), t.total_bytes);
     } else {
       FillRandom(rng, inputs.back()->data(), t.total_bytes);
@@ -934,7 +1005,9 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     hb.data = arena + hb.offset_bytes;
     Unpoison(hb.data, hb.real_bytes);
   }
-  if (n_in == 2) FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  if (n_in == 2 && HasIndices(c.type)) {
+    FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  }
   for (uint64_t i = 0; i < b[n_in].real_bytes; ++i) {
     b[n_in].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13));
   }

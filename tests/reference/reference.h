@@ -107,6 +107,15 @@ ReferenceResult ReferenceSpaceToDepth1(const DML_SPACE_TO_DEPTH1_OPERATOR_DESC& 
                                        const void* input, void* output);
 ReferenceResult ReferenceSliceGrad(const DML_SLICE_GRAD_OPERATOR_DESC& desc,
                                    const void* input_gradient, void* output_gradient);
+// ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE (reference_copy_ops.cc).
+ReferenceResult ReferenceIdentity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& desc,
+                                  const void* input, void* output);
+ReferenceResult ReferenceJoin(const DML_JOIN_OPERATOR_DESC& desc, const void* const* inputs,
+                              void* output);
+ReferenceResult ReferenceSplit(const DML_SPLIT_OPERATOR_DESC& desc, const void* input,
+                               void* const* outputs);
+ReferenceResult ReferenceTile(const DML_TILE_OPERATOR_DESC& desc, const void* input,
+                              void* output);
 
 // ---- Dispatch --------------------------------------------------------------------------------
 // A family's references live in tests/reference/reference_<family>.cc (picked up by the build
