@@ -34,11 +34,14 @@ bool ChooseNonTemporal(const Plan& plan, uint64_t out_bytes, uint64_t in_bytes,
   const Loop& row = plan.loops[plan.loop_count - 1];
   if (row.out_stride_bytes != plan.elem_bytes) return false;
   const bool element_rows = plan.shape == KernelShape::kElementGather;
-  // Short rows with gaps between them (a padded interior, a strided output): every row starts
-  // and ends inside a line, and non-temporal stores write those partial lines one by one.
+  // Short rows with gaps between them (a padded interior, a strided output) that start or end
+  // inside a line: non-temporal stores would write those partial lines one by one. Rows of
+  // whole lines (tiled permuted copies) still stream.
   if (plan.loop_count >= 2 && !element_rows) {
     const int64_t row_bytes = row.size * static_cast<int64_t>(plan.elem_bytes);
-    if (plan.loops[plan.loop_count - 2].out_stride_bytes != row_bytes &&
+    const int64_t next_row_bytes = plan.loops[plan.loop_count - 2].out_stride_bytes;
+    const bool partial_lines = row_bytes % 64 != 0 || next_row_bytes % 64 != 0;
+    if (next_row_bytes != row_bytes && partial_lines &&
         static_cast<uint64_t>(row_bytes) < tuning.min_gapped_stream_row_bytes) {
       return false;
     }
