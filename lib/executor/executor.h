@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "planner/plan.h"
+#include "planner/scatter_plan.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -24,6 +25,18 @@ struct ExecArgs {
   // then reads the input directly).
   ScratchPool* scratch = nullptr;
 };
+
+// The bindings of one scatter step: the output window (already holding the input) is updated.
+struct ScatterArgs {
+  uint8_t* output;
+  const uint8_t* updates;
+  const uint8_t* indices;
+};
+
+// Runs destination slice `slice` of `slices` of a scatter step on the calling thread (scatter.cc).
+// Slices never share a destination element; any slice count gives the same bytes.
+void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
+                     uint64_t slices);
 
 // First out-of-range index found by a strict-mode scan.
 struct BadIndex {
@@ -51,6 +64,8 @@ class Executor {
   // Runs one step's plan: inline below the plan's serial cutoff or with one thread, otherwise
   // split into tasks of whole grains.
   void Run(const Plan& plan, const ExecArgs& args) const;
+  // Runs one scatter step: inline for plan.max_slices 1 or one thread, else one task per slice.
+  void RunScatter(const ScatterPlan& plan, const ScatterArgs& args) const;
 
   // Runs every step of `program` in order, each parallel inside. inputs / outputs: the
   // program's bindings in struct-field order.
