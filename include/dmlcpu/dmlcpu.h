@@ -42,8 +42,17 @@ enum class IndexPolicy : uint32_t {
   kStrict = 1,
 };
 
+// How SCATTER and SCATTER_ND combine an update with the element it hits (ONNX ScatterND-18 /
+// ScatterElements-18 `reduction`; DirectML's structs have no such field). Each destination takes
+// its updates in index order, so results are the same bytes for every thread count.
+enum class ScatterReduction : uint32_t { kNone = 0, kAdd = 1, kMul = 2, kMax = 3, kMin = 4 };
+
 struct CompileOptions {
   IndexPolicy index_policy = IndexPolicy::kClamp;
+  // SCATTER / SCATTER_ND only; any other operator, and the D3D12 backend, reject a reduction.
+  ScatterReduction scatter_reduction = ScatterReduction::kNone;
+  // With a reduction, UINT16 data holds BFLOAT16 bit patterns (ONNX bfloat16 tensors).
+  bool scatter_bfloat16 = false;
 };
 
 // Where a Device runs its operators.
@@ -100,10 +109,12 @@ class DMLCPU_API CompiledOperator {
  public:
   CompiledOperator() = default;
 
-  // Runs the operator. Bindings are in the order of the tensor fields of the operator struct:
-  // inputs = InputTensor[, IndicesTensor]; outputs = OutputTensor. Checks, in O(1): counts,
-  // null pointers, sizes against TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, and that
-  // no output range overlaps an input range. On any error nothing is written.
+  // Runs the operator. Bindings are in the order of the tensor fields of the operator struct,
+  // array fields element by element: inputs = InputTensor[, IndicesTensor] for the gathers,
+  // InputTensors[0..InputCount) for JOIN; outputs = OutputTensor, or OutputTensors[..] for
+  // SPLIT. Checks, in O(bindings^2): counts, null pointers, sizes against
+  // TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, and that no output range overlaps an
+  // input range or another output range. On any error nothing is written.
   Status Execute(const Binding* inputs, size_t input_count, const OutputBinding* outputs,
                  size_t output_count) const;
   Status Execute(std::initializer_list<Binding> inputs,
@@ -137,7 +148,7 @@ class DMLCPU_API CompiledOperator {
 
  private:
   friend class Device;
-  Status ExecuteOnBackend(const uint8_t* const* inputs, uint8_t* output) const;
+  Status ExecuteOnBackend(const Binding* inputs, const OutputBinding* outputs) const;
   std::shared_ptr<const internal::DeviceState> device_;
   std::shared_ptr<const internal::Program> program_;
   std::shared_ptr<const void> backend_op_;  // the D3D12 backend's operator, else null

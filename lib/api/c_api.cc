@@ -40,7 +40,23 @@ dmlcpu_status FromStatus(const dmlcpu::Status& s) {
   return Fail(static_cast<dmlcpu_status>(s.code()), s.message());
 }
 
-constexpr uint32_t kMaxBindings = 2;
+// Bindings converted on the stack; operators with more (a JOIN of many inputs) convert into a
+// heap array, the C ABI's one allocation on Execute (docs/abi.md).
+constexpr uint32_t kStackBindings = 16;
+
+// `count` elements of T: on the stack up to kStackBindings, else on the heap.
+template <typename T>
+class BindingArray {
+ public:
+  explicit BindingArray(uint32_t count) {
+    if (count > kStackBindings) heap_.resize(count);
+  }
+  T* data() { return heap_.empty() ? stack_ : heap_.data(); }
+
+ private:
+  T stack_[kStackBindings];
+  std::vector<T> heap_;
+};
 
 // struct_size rule (dmlcpu_c.h): fields wholly inside struct_size are read, the rest keep
 // their defaults; more than sizeof(T) is refused.
@@ -135,15 +151,21 @@ dmlcpu_status ExecuteBindings(const char* function, const dmlcpu_operator* op,
   if (output_count > 0 && outputs == nullptr) {
     return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": outputs is null");
   }
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+  if (input_count != op->op.input_count() || output_count != op->op.output_count()) {
     // Let the C++ API produce the count message without copying unbounded arrays.
     return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
   }
-  dmlcpu::Binding in[kMaxBindings];
-  dmlcpu::OutputBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
-  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
-  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  try {
+    BindingArray<dmlcpu::Binding> in_array(input_count);
+    BindingArray<dmlcpu::OutputBinding> out_array(output_count);
+    dmlcpu::Binding* in = in_array.data();
+    dmlcpu::OutputBinding* out = out_array.data();
+    for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
+    for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
+    return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, std::string(function) + ": out of memory");
+  }
 }
 
 }  // namespace
@@ -316,21 +338,24 @@ dmlcpu_status dmlcpu_execute_native(const dmlcpu_operator* op,
                                     const dmlcpu_native_binding* outputs,
                                     uint32_t output_count) {
   if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: op is null");
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+  if (input_count != op->op.input_count() || output_count != op->op.output_count()) {
     return FromStatus(op->op.ExecuteNative(nullptr, input_count, nullptr, output_count));
   }
   if ((input_count > 0 && inputs == nullptr) || (output_count > 0 && outputs == nullptr)) {
     return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: inputs or outputs is null");
   }
-  dmlcpu::NativeBinding in[kMaxBindings];
-  dmlcpu::NativeBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) {
-    in[i] = {inputs[i].resource, inputs[i].offset_bytes, inputs[i].size_bytes};
+  try {
+    std::vector<dmlcpu::NativeBinding> in(input_count), out(output_count);
+    for (uint32_t i = 0; i < input_count; ++i) {
+      in[i] = {inputs[i].resource, inputs[i].offset_bytes, inputs[i].size_bytes};
+    }
+    for (uint32_t i = 0; i < output_count; ++i) {
+      out[i] = {outputs[i].resource, outputs[i].offset_bytes, outputs[i].size_bytes};
+    }
+    return FromStatus(op->op.ExecuteNative(in.data(), input_count, out.data(), output_count));
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_execute_native: out of memory");
   }
-  for (uint32_t i = 0; i < output_count; ++i) {
-    out[i] = {outputs[i].resource, outputs[i].offset_bytes, outputs[i].size_bytes};
-  }
-  return FromStatus(op->op.ExecuteNative(in, input_count, out, output_count));
 }
 
 dmlcpu_backend dmlcpu_operator_backend(const dmlcpu_operator* op) {

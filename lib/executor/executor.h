@@ -68,14 +68,37 @@ class Executor {
   void RunScatter(const ScatterPlan& plan, const ScatterArgs& args) const;
 
   // Runs every step of `program` in order, each parallel inside. inputs / outputs: the
-  // program's bindings in struct-field order.
-  void RunProgram(const Program& program, const uint8_t* const* inputs, uint8_t* const* outputs,
-                  ScratchPool* scratch) const {
+  // program's bindings in struct-field order, as arrays of structs with a `data` member
+  // (dmlcpu::Binding, dmlcpu::OutputBinding), already checked.
+  // in_place: outputs[0] is bound to inputs[program.in_place_input]; steps marked
+  // skip_in_place are skipped.
+  template <typename InputBinding, typename OutputBinding>
+  void RunProgram(const Program& program, const InputBinding* inputs,
+                  const OutputBinding* outputs, ScratchPool* scratch, bool in_place = false) const {
     for (const Step& step : program.steps) {
+      if (in_place && step.skip_in_place) continue;
+      if (step.kind == StepKind::kScatter) {
+        RunScatter(step.scatter,
+                   {static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
+                    static_cast<const uint8_t*>(inputs[step.input_binding].data),
+                    static_cast<const uint8_t*>(inputs[step.indices_binding].data)});
+        continue;
+      }
+      const uint8_t* source;
+      if (step.kind == StepKind::kFill) {
+        source = reinterpret_cast<const uint8_t*>(&step.fill_bits);
+      } else if (step.source == StepSource::kOutput) {
+        source = static_cast<const uint8_t*>(outputs[step.input_binding].data);
+      } else {
+        source = static_cast<const uint8_t*>(inputs[step.input_binding].data);
+      }
       const ExecArgs args = {
-          inputs[step.input_binding],
-          step.indices_binding == kNoBinding ? nullptr : inputs[step.indices_binding],
-          outputs[step.output_binding] + step.out_base_bytes, scratch};
+          source,
+          step.indices_binding == kNoBinding
+              ? nullptr
+              : static_cast<const uint8_t*>(inputs[step.indices_binding].data),
+          static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
+          scratch};
       Run(step.plan, args);
     }
   }

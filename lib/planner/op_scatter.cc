@@ -9,45 +9,13 @@
 
 #include "core/format.h"
 #include "planner/geometry.h"
+#include "planner/ops.h"
+#include "planner/program_builder.h"
+#include "planner/validate_util.h"
 
 namespace dmlcpu {
 namespace internal {
 namespace {
-
-Status CheckRank(const char* op, const char* field, const TensorInfo& t, const TensorInfo& input) {
-  if (t.rank != input.rank) {
-    return InvalidArgument("%s: %s.DimensionCount is %u, expected %u (InputTensor.DimensionCount)",
-                           op, field, t.rank, input.rank);
-  }
-  return Status::Ok();
-}
-
-Status CheckType(const char* op, const char* field, const TensorInfo& t, const TensorInfo& input) {
-  if (t.data_type != input.data_type) {
-    return InvalidArgument(
-        "%s: %s.DataType is %u (%s), expected %u (%s, the InputTensor.DataType)", op, field,
-        static_cast<unsigned>(t.data_type), DataTypeName(t.data_type),
-        static_cast<unsigned>(input.data_type), DataTypeName(input.data_type));
-  }
-  return Status::Ok();
-}
-
-// t.Sizes == expected (rank n); `what` names where the expected sizes come from.
-Status CheckSizes(const char* op, const char* field, const TensorInfo& t, const uint32_t* expected,
-                  const std::string* sources) {
-  for (uint32_t i = 0; i < t.rank; ++i) {
-    if (t.sizes[i] != expected[i]) {
-      return InvalidArgument("%s: %s.Sizes[%u] is %u, expected %u (%s); expected %s.Sizes %s", op,
-                             field, i, t.sizes[i], expected[i], sources[i].c_str(), field,
-                             FormatList(expected, t.rank).c_str());
-    }
-  }
-  return Status::Ok();
-}
-
-std::string Source(const char* field, uint32_t dim) {
-  return StrFormat("%s.Sizes[%u]", field, dim);
-}
 
 Status ReadScatterTensors(const char* op, const DML_TENSOR_DESC* input,
                           const DML_TENSOR_DESC* indices, const DML_TENSOR_DESC* updates,
@@ -60,30 +28,23 @@ Status ReadScatterTensors(const char* op, const DML_TENSOR_DESC* input,
   if (!s.ok()) return s;
   s = ReadTensor(op, "OutputTensor", output, /*is_output=*/true, &g->output);
   if (!s.ok()) return s;
-  s = CheckRank(op, "IndicesTensor", g->indices, g->input);
+  s = CheckSameRank(op, "IndicesTensor", g->indices, g->input);
   if (!s.ok()) return s;
-  s = CheckRank(op, "UpdatesTensor", g->updates, g->input);
+  s = CheckSameRank(op, "UpdatesTensor", g->updates, g->input);
   if (!s.ok()) return s;
-  s = CheckRank(op, "OutputTensor", g->output, g->input);
+  s = CheckSameRank(op, "OutputTensor", g->output, g->input);
   if (!s.ok()) return s;
-  switch (g->indices.data_type) {
-    case DML_TENSOR_DATA_TYPE_INT32: g->index_type = kernels::IndexType::kInt32; break;
-    case DML_TENSOR_DATA_TYPE_UINT32: g->index_type = kernels::IndexType::kUint32; break;
-    case DML_TENSOR_DATA_TYPE_INT64: g->index_type = kernels::IndexType::kInt64; break;
-    case DML_TENSOR_DATA_TYPE_UINT64: g->index_type = kernels::IndexType::kUint64; break;
-    default:
-      return InvalidArgument(
-          "%s: IndicesTensor.DataType is %u (%s), expected INT32, INT64, UINT32 or UINT64", op,
-          static_cast<unsigned>(g->indices.data_type), DataTypeName(g->indices.data_type));
+  s = CheckIndexType(op, g->indices, &g->index_type);
+  if (!s.ok()) return s;
+  s = CheckSameType(op, "UpdatesTensor", g->updates, "InputTensor", g->input);
+  if (!s.ok()) return s;
+  s = CheckSameType(op, g->output, g->input);
+  if (!s.ok()) return s;
+  ExpectedDim expected[kMaxRank];  // Out == In
+  for (uint32_t i = 0; i < g->input.rank; ++i) {
+    expected[i] = {g->input.sizes[i], Source("InputTensor", i)};
   }
-  s = CheckType(op, "UpdatesTensor", g->updates, g->input);
-  if (!s.ok()) return s;
-  s = CheckType(op, "OutputTensor", g->output, g->input);
-  if (!s.ok()) return s;
-  // Out == In.
-  std::string sources[kMaxRank];
-  for (uint32_t i = 0; i < g->input.rank; ++i) sources[i] = Source("InputTensor", i);
-  return CheckSizes(op, "OutputTensor", g->output, g->input.sizes, sources);
+  return CheckOutputSizes(op, g->output, expected);
 }
 
 Status ValidateScatterElements(const DML_SCATTER_OPERATOR_DESC& d, ScatterGeometry* g) {
@@ -104,9 +65,9 @@ Status ValidateScatterElements(const DML_SCATTER_OPERATOR_DESC& d, ScatterGeomet
           op, i, g->indices.sizes[i], g->input.sizes[i], i);
     }
   }
-  std::string sources[kMaxRank];
-  for (uint32_t i = 0; i < n; ++i) sources[i] = Source("IndicesTensor", i);
-  s = CheckSizes(op, "UpdatesTensor", g->updates, g->indices.sizes, sources);
+  ExpectedDim expected[kMaxRank];
+  for (uint32_t i = 0; i < n; ++i) expected[i] = {g->indices.sizes[i], Source("IndicesTensor", i)};
+  s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);
   if (!s.ok()) return s;
   g->axis = d.Axis;
   return Status::Ok();
@@ -159,22 +120,16 @@ Status ValidateScatterNd(const DML_SCATTER_ND_OPERATOR_DESC& d, ScatterGeometry*
         "- tuple size %u)), expected <= %u (UpdatesTensor.DimensionCount)",
         op, m, t, n);
   }
-  uint32_t expected[kMaxRank];
-  std::string sources[kMaxRank];
+  ExpectedDim expected[kMaxRank];
   uint32_t j = 0;
-  for (; j < n - m; ++j) {
-    expected[j] = 1;
-    sources[j] = "a leading 1";
+  for (; j < n - m; ++j) expected[j] = {1, "a leading 1"};
+  for (uint32_t i = n - q; i + 1 < n; ++i) {
+    expected[j++] = {g->indices.sizes[i], Source("IndicesTensor", i)};
   }
-  for (uint32_t i = n - q; i + 1 < n; ++i, ++j) {
-    expected[j] = g->indices.sizes[i];
-    sources[j] = Source("IndicesTensor", i);
+  for (uint32_t i = n - r + t; i < n; ++i) {
+    expected[j++] = {g->input.sizes[i], Source("InputTensor", i)};
   }
-  for (uint32_t i = n - r + t; i < n; ++i, ++j) {
-    expected[j] = g->input.sizes[i];
-    sources[j] = Source("InputTensor", i);
-  }
-  s = CheckSizes(op, "UpdatesTensor", g->updates, expected, sources);
+  s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);
   if (!s.ok()) return s;
   g->input_dims = r;
   g->indices_dims = q;
@@ -384,6 +339,101 @@ void BuildScatterScans(const ScatterGeometry& g, IndexScans* scans) {
     }
     scan.loop_count = count;
   }
+}
+
+namespace {
+
+// Both scatters: validate, declare InputTensor, IndicesTensor, UpdatesTensor -> OutputTensor,
+// copy the input into the output (skipped in place), then the scatter step.
+Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuilder* b) {
+  ScatterGeometry g;
+  Status s = ValidateScatter(DML_OPERATOR_DESC{type, desc}, &g);
+  if (!s.ok()) return s;
+  Program* program = b->program();
+  const PlanSettings& settings = b->settings();
+  // The strict scan's messages read the indices from the geometry.
+  program->geometry.input = g.input;
+  program->geometry.indices = g.indices;
+  program->geometry.output = g.output;
+  program->geometry.has_indices = true;
+  program->geometry.index_type = g.index_type;
+  program->geometry.axis = g.axis;
+  program->geometry.input_dims = g.input_dims;
+  program->geometry.indices_dims = g.indices_dims;
+  const uint32_t input = b->AddInput("InputTensor", g.input);
+  const uint32_t indices = b->AddInput("IndicesTensor", g.indices);
+  const uint32_t updates = b->AddInput("UpdatesTensor", g.updates);
+  const uint32_t output = b->AddOutput("OutputTensor", g.output);
+  const size_t steps_before = program->steps.size();
+  s = b->AddCopy(StepSource::kInput, input, output, NestOf(g.output, g.input));
+  if (!s.ok()) return s;
+  for (size_t i = steps_before; i < program->steps.size(); ++i) {
+    program->steps[i].skip_in_place = true;
+  }
+  if (SameLayout(g.input, g.output)) program->in_place_input = input;
+
+  ScatterSettings scatter;
+  scatter.reduction = settings.scatter_reduction;
+  scatter.uint16_as_bfloat16 = settings.scatter_bfloat16;
+  scatter.concurrency = settings.concurrency;
+  scatter.serial_cutoff_bytes = settings.tuning->serial_cutoff_bytes;
+  Step step;
+  step.kind = StepKind::kScatter;
+  step.input_binding = updates;
+  step.indices_binding = indices;
+  step.output_binding = output;
+  s = BuildScatterPlan(g, scatter, &step.scatter);
+  if (!s.ok()) return s;
+  program->steps.push_back(step);
+  if (settings.strict_indices) {
+    program->strict_indices = true;
+    BuildScatterScans(g, &program->index_scans);
+    program->index_scans.indices_binding = indices;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BuildScatterProgram(const void* desc, ProgramBuilder* builder) {
+  return BuildScatterCommon(DML_OPERATOR_SCATTER, desc, builder);
+}
+
+Status BuildScatterNdProgram(const void* desc, ProgramBuilder* builder) {
+  return BuildScatterCommon(DML_OPERATOR_SCATTER_ND, desc, builder);
+}
+
+std::string DescribeScatterPlan(const ScatterPlan& plan) {
+  static const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
+  std::string s = StrFormat(
+      "    scatter of %llu update(s), reduction %s, %u loop(s) outermost first (size: "
+      "out/upd/idx byte strides):\n",
+      static_cast<unsigned long long>(plan.item_count),
+      kReductions[static_cast<int>(plan.reduction)], plan.loop_count);
+  for (uint32_t i = 0; i < plan.loop_count; ++i) {
+    const ScatterLoop& l = plan.loops[i];
+    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
+                   static_cast<long long>(l.out_stride_bytes),
+                   static_cast<long long>(l.upd_stride_bytes),
+                   static_cast<long long>(l.idx_stride_bytes));
+  }
+  for (uint32_t j = 0; j < plan.component_count; ++j) {
+    const ScatterComponent& c = plan.components[j];
+    s += StrFormat("    tuple element %u: OutputTensor dimension %u (size %llu), pitch %lld "
+                   "bytes, at index byte %lld\n",
+                   j, c.output_dim, static_cast<unsigned long long>(c.dim_size),
+                   static_cast<long long>(c.pitch_bytes),
+                   static_cast<long long>(c.idx_offset_bytes));
+  }
+  s += StrFormat("    %s; split %s; up to %llu slice(s), %llu bytes moved\n",
+                 plan.tuple_per_row ? "one tuple per row (rows applied as runs)"
+                                    : "one tuple per element",
+                 plan.split_loop == kNoSplitLoop
+                     ? "by destination key ranges"
+                     : StrFormat("along loop %u", plan.split_loop).c_str(),
+                 static_cast<unsigned long long>(plan.max_slices),
+                 static_cast<unsigned long long>(plan.bytes_moved));
+  return s;
 }
 
 }  // namespace internal

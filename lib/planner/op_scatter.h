@@ -5,6 +5,7 @@
 #define DMLCPU_PLANNER_OP_SCATTER_H_
 
 #include <cstdint>
+#include <string>
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/status.h"
@@ -42,6 +43,9 @@ Status BuildScatterPlan(const ScatterGeometry& geometry, const ScatterSettings& 
 
 // kStrict: one scan per tuple element over the indices in row-major order.
 void BuildScatterScans(const ScatterGeometry& geometry, IndexScans* scans);
+
+// The scatter step's part of CompiledOperator::Describe (multi-line).
+std::string DescribeScatterPlan(const ScatterPlan& plan);
 
 // Both layouts address the same bytes for every coordinate: the output may then be bound to the
 // input's buffer (in place).

@@ -19,10 +19,12 @@
 #define DMLCPU_PLANNER_PLAN_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/kernels.h"
 #include "planner/geometry.h"
+#include "planner/scatter_plan.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -172,27 +174,56 @@ struct IndexScans {
 };
 
 enum class StepKind : uint8_t {
-  // output[window] = input (affine copy or gather; Plan's canonical form). Later operators add
-  // kinds beside it (docs/design.md#programs-of-future-operators).
+  // output[window] = source (affine copy or gather; Plan's canonical form).
   kAffineCopy,
+  // output[window] = one constant element: an affine copy whose source is Step::fill_bits, read
+  // with input stride 0 on every loop (the copy kernels broadcast it).
+  kFill,
+  // output[dest(indices, u)] = op(output[...], updates[u]) for every update u, in index order
+  // (SCATTER, SCATTER_ND): Step::scatter, not Step::plan (scatter_plan.h).
+  kScatter,
 };
+
+// Where an affine copy reads: an input binding, or an output binding that earlier steps of
+// the same program wrote (TILE's doubling copies, PADDING's mirrored columns). The planner
+// keeps such a step's read and write windows disjoint.
+enum class StepSource : uint8_t { kInput, kOutput };
 
 constexpr uint32_t kNoBinding = ~uint32_t{0};
 
 struct Step {
   StepKind kind = StepKind::kAffineCopy;
-  uint32_t input_binding = 0;
+  StepSource source = StepSource::kInput;
+  uint32_t input_binding = 0;  // the source binding (an output binding with kOutput)
   uint32_t indices_binding = kNoBinding;
   uint32_t output_binding = 0;
-  // The step writes the window of its output binding that starts this many bytes in.
+  // The step writes the window of its output binding that starts this many bytes in (its plan's
+  // in_base_bytes places the read the same way).
   int64_t out_base_bytes = 0;
+  // kFill: the element's bit pattern, little-endian in the low elem_bytes bytes.
+  uint64_t fill_bits = 0;
+  // Skipped when Execute binds outputs[0] to inputs[Program::in_place_input] (the scatters'
+  // copy of the input into the output).
+  bool skip_in_place = false;
   Plan plan;
+  ScatterPlan scatter;  // kScatter: input_binding holds the updates
+};
+
+// One binding of a program: its struct field ("InputTensors[2]") and validated tensor.
+struct BindingInfo {
+  std::string field;
+  TensorInfo tensor;
 };
 
 struct Program {
   OpGeometry geometry;
   uint32_t input_count = 1;   // bindings Execute expects, in struct-field order
   uint32_t output_count = 1;
+  std::vector<BindingInfo> inputs;   // input_count entries
+  std::vector<BindingInfo> outputs;  // output_count entries
+  // An input that outputs[0] may be bound to (the same pointer; the layouts were proven equal
+  // at Compile), or kNoBinding: every overlap is an error.
+  uint32_t in_place_input = kNoBinding;
   bool strict_indices = false;
   IndexScans index_scans;     // strict_indices only
   std::vector<Step> steps;    // run one after another, each parallel inside

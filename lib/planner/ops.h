@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// The operators built through ProgramBuilder, one builder per operator, each in the file of its
+// family (op_<family>.cc). A builder validates the descriptor (docs/semantics.md), declares the
+// bindings in struct-field order and adds the steps. program.cc dispatches on the type.
+#ifndef DMLCPU_PLANNER_OPS_H_
+#define DMLCPU_PLANNER_OPS_H_
+
+#include <string>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/status.h"
+#include "planner/program_builder.h"
+
+namespace dmlcpu {
+namespace internal {
+
+// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND (op_scatter.cc).
+Status BuildScatterProgram(const void* desc, ProgramBuilder* builder);
+Status BuildScatterNdProgram(const void* desc, ProgramBuilder* builder);
+
+// `desc` points at the operator's struct (non-null, checked by the caller).
+using BuildProgramFn = Status (*)(const void* desc, ProgramBuilder* builder);
+
+// The builder of `type`, or null (the gathers and slices go through ValidateOperator and the
+// canonical form; other types are unsupported).
+BuildProgramFn FindProgramBuilder(uint32_t type);
+
+// "GATHER (67), ...": every operator type dmlcpu implements, in type order (for messages).
+std::string ImplementedOperatorsText();
+
+}  // namespace internal
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_PLANNER_OPS_H_
