@@ -199,6 +199,7 @@ std::function<uint64_t(uint64_t)> SliceSource(const Tensor& input, const Tensor&
 // Families register their cases from here (called by bench_main.cc).
 void RegisterSliceBenchmarks();
 void RegisterGatherBenchmarks();
+void RegisterScatterBenchmarks();
 
 }  // namespace dmlcpu_bench
 
