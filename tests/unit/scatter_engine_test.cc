@@ -284,6 +284,56 @@ TEST(ScatterEngine, InPlaceMatchesOutOfPlace) {
   }
 }
 
+// The destination split the plan picks for the shapes (docs/design.md#scatter-steps).
+TEST(ScatterEngine, PlanSplitsByDestination) {
+  const auto plan_of = [](DML_OPERATOR_TYPE type, std::vector<uint32_t> in,
+                          std::vector<uint32_t> idx, std::vector<uint32_t> upd, uint32_t a,
+                          uint32_t b) {
+    Tensor input, indices, updates, output;
+    Describe(&input, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, idx, {}, 0);
+    Describe(&updates, DML_TENSOR_DATA_TYPE_FLOAT32, upd, {}, 0);
+    Describe(&output, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    DML_SCATTER_OPERATOR_DESC e = {&input.desc, &indices.desc, &updates.desc, &output.desc, a};
+    DML_SCATTER_ND_OPERATOR_DESC n = {&input.desc, &indices.desc, &updates.desc, &output.desc, a,
+                                      b};
+    ScatterGeometry g;
+    EXPECT_TRUE(ValidateScatter(type == DML_OPERATOR_SCATTER ? DML_OPERATOR_DESC{type, &e}
+                                                             : DML_OPERATOR_DESC{type, &n},
+                                &g)
+                    .ok());
+    ScatterSettings settings;
+    settings.concurrency = 2;
+    ScatterPlan plan;
+    EXPECT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+    return plan;
+  };
+  // Axis 0 of {4096,4096}: rows walk the axis (output stride 0), columns are split.
+  ScatterPlan p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 0, 0);
+  ASSERT_EQ(p.loop_count, 2u);
+  EXPECT_EQ(p.split_loop, 1u);
+  EXPECT_EQ(p.loops[0].out_stride_bytes, 0);
+  EXPECT_EQ(p.max_slices, 2u);
+  // Axis 1: rows are split.
+  p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
+  EXPECT_EQ(p.split_loop, 0u);
+  // Rank 1 into bins: no destination loop, key ranges.
+  p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
+  EXPECT_EQ(p.split_loop, kNoSplitLoop);
+  EXPECT_EQ(p.max_slices, 2u);
+  EXPECT_EQ(p.key_span_bytes, 65536u * 4);
+  // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs; the row block is split.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2);
+  EXPECT_TRUE(p.tuple_per_row);
+  ASSERT_EQ(p.loop_count, 2u);
+  EXPECT_EQ(p.loops[0].size, 10000);
+  EXPECT_EQ(p.loops[1].size, 512);
+  EXPECT_EQ(p.split_loop, 1u);
+  // A tiny scatter runs inline.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {100, 16}, {8, 1}, {8, 16}, 2, 2);
+  EXPECT_EQ(p.max_slices, 1u);
+}
+
 }  // namespace
 }  // namespace internal
 }  // namespace dmlcpu
