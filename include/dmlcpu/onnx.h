@@ -108,6 +108,10 @@ DMLCPU_API std::vector<uint32_t> PaddedStridesElems(const std::vector<int64_t>& 
 // The DirectML form of one ONNX node. Owns every array its descriptor points at; copyable and
 // movable (the copy re-points its own descriptor), so it may be stored in containers. desc() is
 // valid as long as this object is and until the next SetInputStrides/SetOutputStrides.
+//
+// Bindings: inputs in the order of the operator struct's tensor fields (Gather*: data, indices;
+// Slice: data only — starts/ends/axes/steps are folded into the descriptor), then outputs in
+// the same order (array fields expanded). The forms without an output index mean output 0.
 class DMLCPU_API OperatorDesc {
  public:
   OperatorDesc() { Relink(); }
@@ -120,60 +124,78 @@ class DMLCPU_API OperatorDesc {
   // DML_OPERATOR_INVALID when output_is_empty().
   const DML_OPERATOR_DESC& desc() const { return s_.op_desc; }
   DML_OPERATOR_TYPE type() const { return s_.op_desc.Type; }
-  // "Gather", "GatherElements", "GatherND" or "Slice".
+  // The ONNX op: "Gather", "GatherElements", "GatherND", "Slice", ...
   const char* onnx_op() const { return s_.onnx_op; }
 
-  // True when the ONNX output has a 0-size dimension: nothing to execute (see the file comment).
-  bool output_is_empty() const { return s_.output_is_empty; }
-  // The output as ONNX sees it (rank and element type of the ONNX output, not DirectML's N).
-  const std::vector<int64_t>& output_shape() const { return s_.output_shape; }
-  ElementType output_element_type() const { return s_.element_types[s_.input_count]; }
-  // Element count of the ONNX output (0 when output_is_empty()).
-  uint64_t output_elems() const;
+  // True when there is nothing to execute: the (every) ONNX output has a 0-size dimension (see
+  // the file comment); desc().Type is DML_OPERATOR_INVALID.
+  bool output_is_empty() const { return s_.nothing_to_execute; }
+  // Whether output `i` has a 0-size dimension (the caller produces that empty tensor).
+  bool output_is_empty(size_t i) const;
 
-  // DirectML bindings: inputs in the order of the operator struct's tensor fields (Gather*:
-  // data, indices; Slice: data only — starts/ends/axes/steps are folded into the descriptor).
   size_t input_count() const { return s_.input_count; }
+  size_t output_count() const { return s_.tensors.size() - s_.input_count; }
+
+  // Output `i` as ONNX sees it (rank and element type of the ONNX output, not DirectML's N).
+  const std::vector<int64_t>& output_shape() const { return output_shape(0); }
+  const std::vector<int64_t>& output_shape(size_t i) const { return out(i).buffer_shape; }
+  ElementType output_element_type() const { return output_element_type(0); }
+  ElementType output_element_type(size_t i) const { return out(i).element_type; }
+  ElementType input_element_type(size_t i) const { return s_.tensors[i].element_type; }
+  // Element count of ONNX output `i` (0 when it is empty).
+  uint64_t output_elems() const { return output_elems(0); }
+  uint64_t output_elems(size_t i) const;
+
   // Minimum byte sizes of the bindings (TotalTensorSizeInBytes: the buffer's span in the current
   // layout, rounded up to 4). A binding of an empty tensor is 0 bytes. Precondition: i < count.
   uint64_t input_bytes(size_t i) const { return s_.tensors[i].total_bytes; }
-  uint64_t output_bytes() const { return s_.tensors[s_.input_count].total_bytes; }
+  uint64_t output_bytes() const { return output_bytes(0); }
+  uint64_t output_bytes(size_t i) const { return out(i).total_bytes; }
   // DimensionCount of every DirectML tensor (0 when output_is_empty()).
   uint32_t dimension_count() const { return s_.dimension_count; }
 
-  // Re-lays input `i` / the output in a strided buffer: `strides_elems` has one entry per ONNX
-  // dimension of that tensor (empty = packed again). Updates desc() and the byte sizes; the
-  // strides themselves are checked by Compile. Fails (kInvalidArgument) on a wrong count or a
-  // span beyond 64 bits.
+  // Re-lays input `i` / output `i` (output 0 without an index) in a strided buffer:
+  // `strides_elems` has one entry per ONNX dimension of that tensor (empty = packed again).
+  // Updates desc() and the byte sizes; the strides themselves are checked by Compile. Fails
+  // (kInvalidArgument) on a wrong index or count or a span beyond 64 bits.
   Status SetInputStrides(size_t i, const std::vector<uint32_t>& strides_elems);
-  Status SetOutputStrides(const std::vector<uint32_t>& strides_elems);
+  Status SetOutputStrides(const std::vector<uint32_t>& strides_elems) {
+    return SetOutputStrides(0, strides_elems);
+  }
+  Status SetOutputStrides(size_t i, const std::vector<uint32_t>& strides_elems);
 
   // One line: the DirectML operator, its attributes and every tensor (type, sizes, strides,
   // total bytes), e.g. "GATHER Axis=1 IndexDimensions=1 InputTensor=FLOAT32{1,3,3} ...".
   std::string ToString() const;
 
  private:
-  friend class Builder;  // lib/onnx: fills s_
+  friend class Builder;  // lib/onnx/onnx_internal.h: fills s_
 
   struct Tensor {
+    std::string onnx_name;                 // in messages: "data", "indices", "output", ...
+    std::string dml_field;                 // in ToString: "InputTensor", "OutputTensors[1]", ...
+    ElementType element_type = ElementType::kUndefined;
     std::vector<int64_t> buffer_shape;     // ONNX shape of the bound buffer
+    std::vector<int64_t> view_shape;       // same-rank shape DirectML sees (= buffer_shape
+                                           // unless a view, e.g. GatherElements' data)
     uint32_t rank_offset = 0;              // leading 1s: DirectML dim d = ONNX dim d - offset
-    uint32_t sizes[kMaxRank] = {};         // DirectML sizes (GatherElements' data: a view)
+    uint32_t sizes[kMaxRank] = {};         // DirectML sizes
     uint32_t strides_elems[kMaxRank] = {};
     bool has_strides = false;              // false: Strides = null (packed)
     bool is_view = false;                  // sizes differ from buffer_shape: strides always set
     uint64_t total_bytes = 0;
     DML_BUFFER_TENSOR_DESC buffer{};
-    DML_TENSOR_DESC tensor{};
   };
   struct State {
     const char* onnx_op = "";
     size_t input_count = 0;
     uint32_t dimension_count = 0;
-    bool output_is_empty = false;
-    std::vector<int64_t> output_shape;
-    ElementType element_types[3] = {};     // inputs, then the output
-    Tensor tensors[3];                     // inputs in binding order, then the output
+    bool nothing_to_execute = false;
+    std::vector<Tensor> tensors;                // inputs in binding order, then the outputs
+    std::vector<DML_TENSOR_DESC> input_descs;   // contiguous (for array fields), -> tensors
+    std::vector<DML_TENSOR_DESC> output_descs;
+    // The operator structs (one is used) and their arrays; a new operator adds its struct in
+    // one hunk here and one `case` in Relink and ToString (onnx_adapter.cc).
     DML_GATHER_OPERATOR_DESC gather{};
     DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
     DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
@@ -184,6 +206,7 @@ class DMLCPU_API OperatorDesc {
     DML_OPERATOR_DESC op_desc{};
   };
 
+  const Tensor& out(size_t i) const { return s_.tensors[s_.input_count + i]; }
   // Points every descriptor pointer at this object's own arrays.
   void Relink();
   Status SetStrides(size_t tensor, const std::vector<uint32_t>& strides_elems);

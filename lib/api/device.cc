@@ -18,10 +18,38 @@
 namespace dmlcpu {
 namespace internal {
 
+// The executor's options from a Device's: the caller's tbb::task_arena (tbb_arena) or engine
+// pool (parallel_for), or neither. Both at once (refused by CheckThreadOptions): neither.
+ExecutorOptions ThreadOptionsOf(const DeviceOptions& options) {
+  ExecutorOptions executor;
+  executor.max_threads = options.max_threads;
+  if (options.tbb_arena != nullptr && options.parallel_for != nullptr) return executor;
+  executor.borrowed_arena = static_cast<void*>(options.tbb_arena);
+  executor.parallel_for = options.parallel_for;
+  executor.parallel_for_context = options.parallel_for_context;
+  return executor;
+}
+
+Status CheckThreadOptions(const DeviceOptions& options) {
+  if (options.tbb_arena != nullptr && options.parallel_for != nullptr) {
+    return InvalidArgument(
+        "DeviceOptions: tbb_arena and parallel_for are both set, expected at most one (the "
+        "device runs its parallel work in a oneTBB arena or in the engine's pool, not both)");
+  }
+  if (options.parallel_for == nullptr && options.parallel_for_context != nullptr) {
+    return InvalidArgument(
+        "DeviceOptions: parallel_for_context is %p but parallel_for is null, expected "
+        "parallel_for to be set with its context",
+        options.parallel_for_context);
+  }
+  return Status::Ok();
+}
+
 struct DeviceState {
-  // arena: the caller's tbb::task_arena (DeviceOptions::tbb_arena), or null.
-  DeviceState(uint32_t max_threads, void* arena) : executor(max_threads, arena) {}
+  explicit DeviceState(const DeviceOptions& options)
+      : executor(ThreadOptionsOf(options)), options_error(CheckThreadOptions(options)) {}
   Executor executor;
+  Status options_error;  // inconsistent thread options: Create and every Compile return this
   Backend backend = Backend::kCpu;
   std::string backend_reason = "requested";
   Status backend_error;  // kD3D12 requested but unavailable: every Compile returns this
@@ -173,14 +201,14 @@ const char* BackendName(Backend backend) {
 }
 
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(options.max_threads,
-                                                     static_cast<void*>(options.tbb_arena))) {
+    : state_(std::make_shared<internal::DeviceState>(options)) {
   internal::SelectBackend(options, state_.get());
 }
 
 StatusOr<Device> Device::Create(const DeviceOptions& options) {
   try {
     Device device(options);
+    if (!device.state_->options_error.ok()) return device.state_->options_error;
     if (!device.state_->backend_error.ok()) return device.state_->backend_error;
     return device;
   } catch (const std::bad_alloc&) {
@@ -202,6 +230,7 @@ uint32_t Device::max_concurrency() const { return state_ ? state_->executor.conc
 StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
                                            const CompileOptions& options) const {
   if (!state_) return Status(StatusCode::kInvalidArgument, "Device is moved-from");
+  if (!state_->options_error.ok()) return state_->options_error;
   try {
     auto program = std::make_shared<internal::Program>();
     internal::PlanSettings settings;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The executor: runs a program's steps; the only place that splits work across threads.
 // This header includes no thread library: the splitter lives in tbb_executor.cc (oneTBB) or
-// serial_executor.cc (portable builds), and the unit engine (units.cc) is single-threaded.
+// serial_executor.cc (portable builds), the engine-pool splitter in pool_executor.cc (either
+// build), and the unit engine (units.cc) is single-threaded.
 #ifndef DMLCPU_EXECUTOR_EXECUTOR_H_
 #define DMLCPU_EXECUTOR_EXECUTOR_H_
 
 #include <cstdint>
 #include <memory>
 
+#include "dmlcpu/dmlcpu.h"
 #include "planner/plan.h"
 #include "planner/scatter_plan.h"
 
@@ -51,12 +53,21 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
 // first out-of-range index in row-major order of the indices tensor.
 bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);
 
+// Where an Executor's threads come from (at most one of borrowed_arena and parallel_for).
+struct ExecutorOptions {
+  // 0 = ProcessCpuCount() (or a borrowed arena's concurrency), 1 = inline (no thread pool call).
+  uint32_t max_threads = 0;
+  // A caller-owned tbb::task_arena; null for none (must be null in builds without oneTBB).
+  void* borrowed_arena = nullptr;
+  // The engine's pool (DeviceOptions::parallel_for); null for none.
+  ParallelForFn parallel_for = nullptr;
+  void* parallel_for_context = nullptr;
+};
+
 // Owns or borrows the threads. Thread-safe: Run may be called from many threads at once.
 class Executor {
  public:
-  // max_threads: 0 = all cores, 1 = inline (no thread pool call). `borrowed_arena` is a
-  // caller-owned tbb::task_arena (null for none; must be null in builds without oneTBB).
-  Executor(uint32_t max_threads, void* borrowed_arena);
+  explicit Executor(const ExecutorOptions& options);
   ~Executor();
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
@@ -106,8 +117,18 @@ class Executor {
   uint32_t concurrency() const { return threads_; }
 
  private:
+  // Sets up the engine pool of `options` (pool_executor.cc); the splitters' constructors call it
+  // when options.parallel_for is set.
+  void UseEnginePool(const ExecutorOptions& options);
+  // Run with the engine pool: at most threads_ tasks of whole grains, one parallel_for call.
+  void RunOnEnginePool(const Plan& plan, const ExecArgs& args) const;
+  // RunScatter with the engine pool: one task per destination slice.
+  void RunScatterOnEnginePool(const ScatterPlan& plan, const ScatterArgs& args) const;
+
   struct Pool;  // the splitter's state (tbb_executor.cc / serial_executor.cc)
   uint32_t threads_ = 1;
+  ParallelForFn parallel_for_ = nullptr;
+  void* parallel_for_context_ = nullptr;
   std::unique_ptr<Pool> pool_;
 };
 

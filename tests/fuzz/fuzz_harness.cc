@@ -647,8 +647,9 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   GuardedRegion expected(c.output.total_bytes, c.output.alignment);
   GuardedRegion actual(c.output.total_bytes, c.output.alignment);
   const std::vector<uint8_t> untouched = actual.Snapshot();
+  void* const expected_ptrs[1] = {expected.data()};
   const dmlcpu_test::ReferenceResult ref =
-      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), input_ptrs.size(), expected.data());
+      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), expected_ptrs);
   if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
 
   dmlcpu::OutputBinding out{actual.data(), c.output.total_bytes};
@@ -859,8 +860,9 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     GuardedRegion expected(c.output.total_bytes, c.output.alignment);
     std::memcpy(expected.data(), b[n_in].data, c.output.total_bytes);
     const void* ptrs[2] = {b[0].data, n_in == 2 ? b[1].data : nullptr};
+    void* const expected_ptrs[1] = {expected.data()};
     const dmlcpu_test::ReferenceResult ref =
-        dmlcpu_test::RunReference(c.op_desc, ptrs, n_in, expected.data());
+        dmlcpu_test::RunReference(c.op_desc, ptrs, expected_ptrs);
     if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
     out_of_range = ref.index_out_of_range;
     expected_output.assign(expected.data(), expected.data() + c.output.total_bytes);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dmlcpu/dmlcpu.h"
@@ -118,11 +119,23 @@ TEST(Scatter, WorkedExampleScatterNd) {
   EXPECT_EQ(Values<float>(out, 8), (std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12}));
 }
 
+// An engine pool: one std::thread per task.
+void ThreadPerTask(void* context, uint32_t task_count, dmlcpu::TaskFn function, void* argument) {
+  (void)context;
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < task_count; ++t) threads.emplace_back(function, argument, t);
+  for (std::thread& thread : threads) thread.join();
+}
+
 // Large scatters with heavy duplicates: the bytes of 1, 2 and 8 threads are identical and equal
 // the reference (the last update in index order wins; reductions in index order).
 TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
   std::mt19937_64 rng(99);
   Device one(DeviceOptions{1}), two(DeviceOptions{2}), many(DeviceOptions{8});
+  DeviceOptions pool_options;
+  pool_options.max_threads = 3;
+  pool_options.parallel_for = &ThreadPerTask;
+  Device pool(pool_options);
   for (int reduction = 0; reduction < 5; ++reduction) {
     for (int variant = 0; variant < 3; ++variant) {
       std::unique_ptr<Scatter> op;
@@ -153,10 +166,12 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
       }
       CompileOptions options;
       options.scatter_reduction = static_cast<ScatterReduction>(reduction);
-      std::vector<uint8_t> a, b, c;
+      std::vector<uint8_t> a, b, c, d;
       ASSERT_TRUE(RunScatter(one, *op, input, indices, updates, &a, options).ok());
       ASSERT_TRUE(RunScatter(two, *op, input, indices, updates, &b, options).ok());
       ASSERT_TRUE(RunScatter(many, *op, input, indices, updates, &c, options).ok());
+      ASSERT_TRUE(RunScatter(pool, *op, input, indices, updates, &d, options).ok());
+      EXPECT_EQ(a, d) << "engine pool, reduction " << reduction << " variant " << variant;
       EXPECT_EQ(a, b) << "reduction " << reduction << " variant " << variant;
       EXPECT_EQ(a, c) << "reduction " << reduction << " variant " << variant;
       std::vector<uint8_t> expected(op->output.bytes());

@@ -56,7 +56,9 @@ void RunSteps(const Program& program, uint32_t threads, const std::vector<const 
     const Status s = CheckPlanInvariants(step.plan);
     EXPECT_TRUE(s.ok()) << s.message();
   }
-  Executor executor(threads, nullptr);
+  ExecutorOptions options;
+  options.max_threads = threads;
+  Executor executor(options);
   std::vector<Binding> in;
   std::vector<OutputBinding> out;
   for (const void* p : inputs) in.push_back({p, 0});

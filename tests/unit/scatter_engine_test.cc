@@ -224,7 +224,9 @@ void CopyInput(const ScatterGeometry& g, const uint8_t* in, uint8_t* out) {
 
 TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
   std::mt19937_64 rng(20261126);
-  Executor executor(4, nullptr);
+  ExecutorOptions executor_options;
+  executor_options.max_threads = 4;
+  Executor executor(executor_options);
   int checked = 0;
   for (int iteration = 0; iteration < 3000; ++iteration) {
     std::unique_ptr<Case> c = RandomCase(rng);
