@@ -55,8 +55,12 @@ void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t 
       }
       const int64_t key = offsets[0];
       if (static_cast<uint64_t>(key) - key_begin < key_span) {
-        plan.apply_run(args.output + key, row.out_stride_bytes, args.updates + upd_off,
-                       row.upd_stride_bytes, row_items);
+        if (plan.stream_row != nullptr) {
+          plan.stream_row(args.output + key, args.updates + upd_off, row_items * plan.elem_bytes);
+        } else {
+          plan.apply_run(args.output + key, row.out_stride_bytes, args.updates + upd_off,
+                         row.upd_stride_bytes, row_items);
+        }
       }
     } else {
       for (size_t i0 = 0; i0 < row_items; i0 += kChunkItems) {

@@ -295,6 +295,11 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   plan->resolve = k.resolve[static_cast<int>(g.index_type)];
   plan->apply_elems = k.elems[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
   plan->apply_run = k.run[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
+  if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
+      row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
+      static_cast<uint64_t>(row.size) * out.elem_bytes >= kMinStreamRowBytes) {
+    plan->stream_row = kernels::BestKernels().copy_bytes_stream;
+  }
   if (plan->apply_elems == nullptr || plan->apply_run == nullptr) {
     return Status(StatusCode::kInternal, "scatter: no kernel for the type and reduction");
   }

@@ -67,7 +67,13 @@ struct ScatterPlan {
   kernels::ScatterResolveFn resolve = nullptr;
   kernels::ScatterElemsFn apply_elems = nullptr;
   kernels::ScatterRunFn apply_run = nullptr;
+  // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
+  // and updates: copied with non-temporal stores (fenced per call), so that a row landing in
+  // a cold part of a large output is written without reading it first; else null.
+  kernels::CopyBytesFn stream_row = nullptr;
 };
+
+constexpr uint64_t kMinStreamRowBytes = 1024;
 
 }  // namespace internal
 }  // namespace dmlcpu

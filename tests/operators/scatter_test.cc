@@ -137,7 +137,7 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
   pool_options.parallel_for = &ThreadPerTask;
   Device pool(pool_options);
   for (int reduction = 0; reduction < 5; ++reduction) {
-    for (int variant = 0; variant < 3; ++variant) {
+    for (int variant = 0; variant < 4; ++variant) {
       std::unique_ptr<Scatter> op;
       if (variant == 0) {  // rank 1 into few bins: key ranges
         op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
@@ -148,11 +148,16 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
                                        std::vector<uint32_t>{7, 300},
                                        std::vector<uint32_t>{200, 300},
                                        std::vector<uint32_t>{200, 300}, 0u);
-      } else {  // SCATTER_ND rows
+      } else if (variant == 2) {  // SCATTER_ND rows
         op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
                                        std::vector<uint32_t>{16, 64},
                                        std::vector<uint32_t>{3000, 1},
                                        std::vector<uint32_t>{3000, 64}, 2u, 2u);
+      } else {  // SCATTER_ND rows of 2 KiB (streamed when there is no reduction)
+        op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
+                                       std::vector<uint32_t>{16, 512},
+                                       std::vector<uint32_t>{300, 1},
+                                       std::vector<uint32_t>{300, 512}, 2u, 2u);
       }
       std::vector<uint8_t> input(op->input.bytes()), indices(op->indices.bytes()),
           updates(op->updates.bytes());
