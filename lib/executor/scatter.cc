@@ -14,30 +14,14 @@ constexpr uint64_t kAllKeys = uint64_t{1} << 62;
 
 }  // namespace
 
-void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
-                     uint64_t slices) {
-  ScatterLoop loops[kMaxRank];
+namespace {
+
+// Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
+// given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
+void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                 int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                 uint64_t key_end) {
   const uint32_t count = plan.loop_count;
-  std::copy(plan.loops, plan.loops + count, loops);
-  int64_t out_off = 0, upd_off = 0, idx_off = 0;
-  uint64_t key_begin = 0, key_end = kAllKeys;
-  if (slices > 1) {
-    if (plan.split_loop != kNoSplitLoop) {  // a range of one destination loop's coordinates
-      ScatterLoop& l = loops[plan.split_loop];
-      const auto size = static_cast<uint64_t>(l.size);
-      const auto begin = static_cast<int64_t>(size * slice / slices);
-      const auto end = static_cast<int64_t>(size * (slice + 1) / slices);
-      if (begin == end) return;
-      out_off += begin * l.out_stride_bytes;
-      upd_off += begin * l.upd_stride_bytes;
-      idx_off += begin * l.idx_stride_bytes;
-      l.size = end - begin;
-    } else {  // a range of destination keys; every slice walks every update
-      key_begin = plan.key_span_bytes * slice / slices;
-      key_end = plan.key_span_bytes * (slice + 1) / slices;
-      if (key_begin == key_end) return;
-    }
-  }
   const ScatterLoop row = loops[count - 1];
   const auto row_items = static_cast<size_t>(row.size);
   uint64_t rows = 1;
@@ -90,6 +74,33 @@ void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t 
       upd_off -= l.size * l.upd_stride_bytes;
       idx_off -= l.size * l.idx_stride_bytes;
     }
+  }
+}
+
+}  // namespace
+
+void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
+                     uint64_t slices) {
+  ScatterLoop loops[kMaxRank];
+  std::copy(plan.loops, plan.loops + plan.loop_count, loops);
+  if (plan.split_loop == kNoSplitLoop) {
+    // One slice: everything. Several: a range of destination keys each; every slice walks
+    // every update.
+    const uint64_t key_begin = slices > 1 ? plan.key_span_bytes * slice / slices : 0;
+    const uint64_t key_end = slices > 1 ? plan.key_span_bytes * (slice + 1) / slices : kAllKeys;
+    if (key_begin < key_end) WalkUpdates(plan, args, loops, 0, 0, 0, key_begin, key_end);
+    return;
+  }
+  // A range of one destination loop's coordinates, maybe walked in strips.
+  ScatterLoop& l = loops[plan.split_loop];
+  const auto size = static_cast<uint64_t>(l.size);
+  const uint64_t begin = size * slice / slices, end = size * (slice + 1) / slices;
+  const uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
+  for (uint64_t b = begin; b < end; b += strip) {
+    const auto first = static_cast<int64_t>(b);
+    l.size = static_cast<int64_t>(std::min(strip, end - b));
+    WalkUpdates(plan, args, loops, first * l.out_stride_bytes, first * l.upd_stride_bytes,
+                first * l.idx_stride_bytes, 0, kAllKeys);
   }
 }
 

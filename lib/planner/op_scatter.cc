@@ -285,6 +285,16 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
       plan->split_loop = d;
     }
   }
+  if (plan->split_loop == plan->loop_count - 1 && plan->loop_count >= 2 && !plan->tuple_per_row) {
+    uint64_t reach = 1;  // destinations one row item can reach: the product of the tuple's dims
+    for (uint32_t j = 0; j < plan->component_count; ++j) reach *= plan->components[j].dim_size;
+    const uint64_t line_items = std::max<uint64_t>(1, 64 / out.elem_bytes);
+    const uint64_t row_reach_bytes = reach * static_cast<uint64_t>(row.size) * out.elem_bytes;
+    if (row_reach_bytes > 4 * kScatterStripBytes) {
+      const uint64_t items = kScatterStripBytes / (reach * out.elem_bytes);
+      plan->strip_items = std::max(line_items, items / line_items * line_items);
+    }
+  }
   const uint64_t threads = settings.concurrency == 0 ? 2 : settings.concurrency;
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
     plan->max_slices = plan->split_loop == kNoSplitLoop
@@ -438,6 +448,11 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
                      : StrFormat("along loop %u", plan.split_loop).c_str(),
                  static_cast<unsigned long long>(plan.max_slices),
                  static_cast<unsigned long long>(plan.bytes_moved));
+  if (plan.strip_items != 0) {
+    s += StrFormat("    the split loop walked in strips of %llu item(s)\n",
+                   static_cast<unsigned long long>(plan.strip_items));
+  }
+  if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
   return s;
 }
 

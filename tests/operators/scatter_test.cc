@@ -137,7 +137,7 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
   pool_options.parallel_for = &ThreadPerTask;
   Device pool(pool_options);
   for (int reduction = 0; reduction < 5; ++reduction) {
-    for (int variant = 0; variant < 4; ++variant) {
+    for (int variant = 0; variant < 5; ++variant) {
       std::unique_ptr<Scatter> op;
       if (variant == 0) {  // rank 1 into few bins: key ranges
         op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
@@ -153,6 +153,11 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
                                        std::vector<uint32_t>{16, 64},
                                        std::vector<uint32_t>{3000, 1},
                                        std::vector<uint32_t>{3000, 64}, 2u, 2u);
+      } else if (variant == 4) {  // axis 0 over 2 MiB of destinations: walked in strips
+        op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
+                                       std::vector<uint32_t>{512, 1024},
+                                       std::vector<uint32_t>{600, 1024},
+                                       std::vector<uint32_t>{600, 1024}, 0u);
       } else {  // SCATTER_ND rows of 2 KiB (streamed when there is no reduction)
         op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
                                        std::vector<uint32_t>{16, 512},
