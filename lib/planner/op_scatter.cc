@@ -290,7 +290,7 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     for (uint32_t j = 0; j < plan->component_count; ++j) reach *= plan->components[j].dim_size;
     const uint64_t line_items = std::max<uint64_t>(1, 64 / out.elem_bytes);
     const uint64_t row_reach_bytes = reach * static_cast<uint64_t>(row.size) * out.elem_bytes;
-    if (row_reach_bytes > 4 * kScatterStripBytes) {
+    if (row_reach_bytes > kScatterStripBytes) {
       const uint64_t items = kScatterStripBytes / (reach * out.elem_bytes);
       plan->strip_items = std::max(line_items, items / line_items * line_items);
     }

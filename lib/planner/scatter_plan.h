@@ -64,9 +64,10 @@ struct ScatterPlan {
   uint64_t item_count = 0;             // updates applied (product of the loop sizes)
   uint64_t bytes_moved = 0;            // updates + their destinations (read and written) + indices
   uint64_t max_slices = 1;             // 1: run inline, never touch the thread pool
-  // > 0: the split loop is the row and its destinations span more than the cache holds (a
+  // > 0: the split loop is the row and its destinations span more than kScatterStripBytes (a
   // scatter along an outer axis): each slice walks its share of the row in strips of this many
-  // items, every outer loop in full per strip, so one strip's destinations stay in L2. Per
+  // items, every outer loop in full per strip, so one strip's destinations (kScatterStripBytes)
+  // stay in the cache. Per
   // destination the order of updates is unchanged.
   uint64_t strip_items = 0;
   kernels::ScatterResolveFn resolve = nullptr;
@@ -79,7 +80,7 @@ struct ScatterPlan {
 };
 
 constexpr uint64_t kMinStreamRowBytes = 1024;
-constexpr uint64_t kScatterStripBytes = uint64_t{256} << 10;  // destinations one strip may touch
+constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 
 }  // namespace internal
 }  // namespace dmlcpu

@@ -153,9 +153,9 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
                                        std::vector<uint32_t>{16, 64},
                                        std::vector<uint32_t>{3000, 1},
                                        std::vector<uint32_t>{3000, 64}, 2u, 2u);
-      } else if (variant == 4) {  // axis 0 over 2 MiB of destinations: walked in strips
+      } else if (variant == 4) {  // axis 0 over 2.5 MiB of destinations: strips of 816 + 208
         op = std::make_unique<Scatter>(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
-                                       std::vector<uint32_t>{512, 1024},
+                                       std::vector<uint32_t>{640, 1024},
                                        std::vector<uint32_t>{600, 1024},
                                        std::vector<uint32_t>{600, 1024}, 0u);
       } else {  // SCATTER_ND rows of 2 KiB (streamed when there is no reduction)

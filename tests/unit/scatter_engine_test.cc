@@ -316,7 +316,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.split_loop, 1u);
   EXPECT_EQ(p.loops[0].out_stride_bytes, 0);
   EXPECT_EQ(p.max_slices, 2u);
-  EXPECT_EQ(p.strip_items, 16u);  // 16 columns x 4096 rows x 4 bytes = 256 KiB per strip
+  EXPECT_EQ(p.strip_items, 128u);  // 128 columns x 4096 rows x 4 bytes = 2 MiB per strip
   // Axis 1: rows are split.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
   EXPECT_EQ(p.split_loop, 0u);
