@@ -297,8 +297,11 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   }
   const uint64_t threads = settings.concurrency == 0 ? 2 : settings.concurrency;
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
+    // Key ranges make every slice read every index: measured slower than one thread on a
+    // 2-core VM (docs/performance.md#scatter), so such plans run inline; the slices stay
+    // correct for any count (tests run them).
     plan->max_slices = plan->split_loop == kNoSplitLoop
-                           ? threads
+                           ? 1
                            : std::min<uint64_t>(threads, static_cast<uint64_t>(best));
   }
   const kernels::ScatterKernels& k = kernels::GetScatterKernels();

@@ -323,7 +323,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   // Rank 1 into bins: no destination loop, key ranges.
   p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
-  EXPECT_EQ(p.max_slices, 2u);
+  EXPECT_EQ(p.max_slices, 1u);  // key ranges: inline (docs/performance.md#scatter)
   EXPECT_EQ(p.key_span_bytes, 65536u * 4);
   // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs; the row block is split.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2);
