@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Naive reference of SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND, straight from
-// docs/semantics.md#scatter: Output = Input element by element, then every update in row-major
+// docs/semantics.md#scatter-and-scatter_nd: Output = Input element by element, then every update in row-major
 // order of the updates (so the last duplicate wins, and reductions run in index order). An
 // update whose index is out of range (outside [-D, D-1] signed, [0, D-1] unsigned) is dropped.
 // Like reference.cc it includes no lib/ header: its arithmetic (integers wrap; FLOAT16 and
