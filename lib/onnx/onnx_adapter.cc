@@ -5,7 +5,9 @@
 // tensor to one DimensionCount (right-aligned, leading 1s) and fills an owning OperatorDesc.
 #include "dmlcpu/onnx.h"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -236,6 +238,10 @@ OperatorDesc& OperatorDesc::operator=(OperatorDesc&& other) noexcept {
 
 bool OperatorDesc::output_is_empty(size_t i) const { return HasZero(output_shape(i)); }
 
+bool OperatorDesc::input_is_empty(size_t i) const {
+  return HasZero(s_.tensors[i].buffer_shape);
+}
+
 uint64_t OperatorDesc::output_elems(size_t i) const {
   uint64_t elems = 1;
   for (int64_t d : output_shape(i)) elems *= static_cast<uint64_t>(d);
@@ -247,7 +253,7 @@ void OperatorDesc::Relink() {
     t.buffer.DimensionCount = s_.dimension_count;
     t.buffer.Sizes = t.sizes;
     t.buffer.Strides = t.has_strides ? t.strides_elems : nullptr;
-    t.buffer.TotalTensorSizeInBytes = t.total_bytes;
+    t.buffer.TotalTensorSizeInBytes = t.view_start.empty() ? t.total_bytes : t.view_bytes;
   }
   // Finish sizes the desc arrays; a default-constructed object has no tensors.
   for (size_t i = 0; i < s_.input_descs.size(); ++i) {
@@ -285,6 +291,30 @@ void OperatorDesc::Relink() {
       s_.slice1.InputWindowSizes = s_.window_sizes;
       s_.slice1.InputWindowStrides = s_.window_strides;
       s_.op_desc.Desc = &s_.slice1;
+      break;
+    case DML_OPERATOR_PADDING1:
+      s_.padding1.InputTensor = &in[0];
+      s_.padding1.OutputTensor = &out[0];
+      s_.padding1.DimensionCount = s_.dimension_count;
+      s_.padding1.StartPadding = s_.pad_start;
+      s_.padding1.EndPadding = s_.pad_end;
+      s_.op_desc.Desc = &s_.padding1;
+      break;
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      s_.depth_to_space1.InputTensor = &in[0];
+      s_.depth_to_space1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.depth_to_space1;
+      break;
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      s_.space_to_depth1.InputTensor = &in[0];
+      s_.space_to_depth1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.space_to_depth1;
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      Builder::LinkMovement(&s_);
       break;
     // New operators: one case each here.
     default:
@@ -347,6 +377,23 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
                            layout.c_str());
   }
   t.total_bytes = (span_elems * element_bytes + 3) & ~uint64_t{3};
+  if (!t.view_start.empty() && span_elems != 0) {
+    // A view inside the buffer (Pad's crop): its first element and own span, within the
+    // buffer's span checked above.
+    uint64_t offset_elems = 0, view_span_elems = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      offset_elems += static_cast<uint64_t>(t.view_start[d]) * strides[d];
+      if (t.view_shape[d] > 0) {
+        view_span_elems += static_cast<uint64_t>(t.view_shape[d] - 1) * strides[d];
+      }
+    }
+    t.offset_bytes = offset_elems * element_bytes;
+    t.view_bytes = (view_span_elems * element_bytes + 3) & ~uint64_t{3};
+    t.total_bytes = std::max(t.total_bytes, t.offset_bytes + t.view_bytes);
+  }
+  t.layout_strides = strides_elems;
+  // Shape-only nodes lay both tensors out in one shape of their own (onnx_movement.cc).
+  if (s_.shape_only) return RelayoutShapeOnly();
 
   // DirectML strides: explicit for a caller layout or a view, else null (packed).
   t.has_strides = !strides_elems.empty() || t.is_view;
@@ -356,7 +403,9 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
         t.strides_elems[d] = 1;  // a padding dimension of size 1: any stride addresses the same
         continue;
       }
-      const uint64_t stride = strides[d - t.rank_offset];
+      const size_t v = d - t.rank_offset;
+      const int32_t source = t.view_dims.empty() ? static_cast<int32_t>(v) : t.view_dims[v];
+      const uint64_t stride = source < 0 ? 0 : strides[static_cast<size_t>(source)];
       if (stride > UINT32_MAX) {
         return InvalidArgument("%s: %s stride[%u] is %" PRIu64 ", expected <= %u (DirectML "
                                "strides are UINT)", s_.onnx_op, name, d - t.rank_offset, stride,
@@ -393,8 +442,39 @@ std::string OperatorDesc::ToString() const {
                     FormatList(strides, s_.dimension_count).c_str());
       break;
     }
+    case DML_OPERATOR_PADDING1: {
+      static const char* const kModes[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
+      uint64_t bits = 0;
+      std::memcpy(&bits, s_.padding1.PaddingValue.Bytes, 8);
+      s = StrFormat("PADDING1 PaddingMode=%s PaddingValue=0x%" PRIx64 " StartPadding=%s "
+                    "EndPadding=%s", kModes[s_.padding1.PaddingMode % 5], bits,
+                    FormatList(s_.pad_start, s_.dimension_count).c_str(),
+                    FormatList(s_.pad_end, s_.dimension_count).c_str());
+      break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+      const bool to_space = s_.op_desc.Type == DML_OPERATOR_DEPTH_TO_SPACE1;
+      const uint32_t block =
+          to_space ? s_.depth_to_space1.BlockSize : s_.space_to_depth1.BlockSize;
+      const DML_DEPTH_SPACE_ORDER order =
+          to_space ? s_.depth_to_space1.Order : s_.space_to_depth1.Order;
+      s = StrFormat("%s BlockSize=%u Order=%s", to_space ? "DEPTH_TO_SPACE1" : "SPACE_TO_DEPTH1",
+                    block, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "DCR" : "CRD");
+      break;
+    }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      s = Builder::MovementAttributes(s_);
+      break;
     // New operators: one case each here.
     default: {
+      if (s_.alias) {
+        return StrFormat("%s: the output is the input's bytes (both packed): nothing to execute",
+                         s_.onnx_op);
+      }
       std::string shapes;
       for (size_t i = 0; i < output_count(); ++i) {
         shapes += (i == 0 ? "" : ", ") + ShapeString(output_shape(i));

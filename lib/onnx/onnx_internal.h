@@ -45,6 +45,10 @@ class Builder {
   size_t AddInput(const char* onnx_name, std::string dml_field, ElementType type,
                   std::vector<int64_t> buffer_shape,
                   const std::vector<int64_t>* view_shape = nullptr);
+  // Makes input `i` (a view) start at `start` (one entry per ONNX dimension) inside its buffer.
+  void SetInputViewStart(size_t i, std::vector<int64_t> start) {
+    s().tensors[i].view_start = std::move(start);
+  }
   // Declares the next output binding; returns the output's index.
   size_t AddOutput(const char* onnx_name, std::string dml_field, ElementType type,
                    std::vector<int64_t> shape);
@@ -57,6 +61,10 @@ class Builder {
   // Finishes: DirectML sizes (right-aligned to DimensionCount), packed layouts, byte sizes,
   // pointers. Fails if a packed span does not fit 64 bits.
   StatusOr<OperatorDesc> Finish();
+
+  // The copy-shaped ops' cases of OperatorDesc::Relink and ToString (onnx_movement.cc).
+  static void LinkMovement(OperatorDesc::State* s);
+  static std::string MovementAttributes(const OperatorDesc::State& s);
 
  private:
   OperatorDesc desc_;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: validation (docs/semantics.md#scatter-and-scatter_nd-and-scatter_nd), the
+// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: validation (docs/semantics.md#scatter-and-scatter_nd), the
 // scatter step's plan (scatter_plan.h) and its strict-mode index scans. No Highway, no TBB.
 #ifndef DMLCPU_PLANNER_OP_SCATTER_H_
 #define DMLCPU_PLANNER_OP_SCATTER_H_
@@ -33,7 +33,7 @@ struct ScatterSettings {
   uint64_t serial_cutoff_bytes = uint64_t{64} << 10;
 };
 
-// Every rule of docs/semantics.md#scatter-and-scatter_nd-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.
+// Every rule of docs/semantics.md#scatter-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.
 Status ValidateScatter(const DML_OPERATOR_DESC& desc, ScatterGeometry* geometry);
 
 // The scatter step (after the copy of InputTensor to OutputTensor). kInvalidArgument when the

@@ -21,6 +21,20 @@ Status BuildScatterNdProgram(const void* desc, ProgramBuilder* builder);
 // `desc` points at the operator's struct (non-null, checked by the caller).
 using BuildProgramFn = Status (*)(const void* desc, ProgramBuilder* builder);
 
+// Padding family (op_padding.cc, op_depth_space.cc, op_slice_grad.cc).
+Status BuildPaddingProgram(const void* desc, ProgramBuilder* builder);
+Status BuildPadding1Program(const void* desc, ProgramBuilder* builder);
+Status BuildDepthToSpaceProgram(const void* desc, ProgramBuilder* builder);
+Status BuildSpaceToDepthProgram(const void* desc, ProgramBuilder* builder);
+Status BuildDepthToSpace1Program(const void* desc, ProgramBuilder* builder);
+Status BuildSpaceToDepth1Program(const void* desc, ProgramBuilder* builder);
+Status BuildSliceGradProgram(const void* desc, ProgramBuilder* builder);
+// Copy-shaped data movement: op_identity.cc, op_join_split.cc, op_tile.cc.
+Status BuildIdentityProgram(const void* desc, ProgramBuilder* builder);
+Status BuildJoinProgram(const void* desc, ProgramBuilder* builder);
+Status BuildSplitProgram(const void* desc, ProgramBuilder* builder);
+Status BuildTileProgram(const void* desc, ProgramBuilder* builder);
+
 // The builder of `type`, or null (the gathers and slices go through ValidateOperator and the
 // canonical form; other types are unsupported).
 BuildProgramFn FindProgramBuilder(uint32_t type);

@@ -57,6 +57,7 @@ enum class Tiling : uint8_t {
   kNone,
   kStridedTiles,    // K2 rows reordered so each input line is used whole while in L1
   kTransposeTiles,  // K2 true transpose: the last two loops form one 2-D tile per unit
+  kRunTiles,        // K1 rows reordered so each far-apart input stream is read a tile at a time
   kStrips,          // K4 rows strip-mined so a strip of the input stays in L2
   kPackedStrips,    // kStrips, each strip first copied into a scratch slot (Plan::pack_bytes)
 };

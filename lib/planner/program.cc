@@ -104,6 +104,17 @@ BuildProgramFn FindProgramBuilder(uint32_t type) {
   };
   static constexpr Entry kBuilders[] = {
       {DML_OPERATOR_INVALID, nullptr},  // placeholder: keeps the table non-empty
+      {DML_OPERATOR_PADDING, BuildPaddingProgram},
+      {DML_OPERATOR_SPACE_TO_DEPTH, BuildSpaceToDepthProgram},
+      {DML_OPERATOR_DEPTH_TO_SPACE, BuildDepthToSpaceProgram},
+      {DML_OPERATOR_DEPTH_TO_SPACE1, BuildDepthToSpace1Program},
+      {DML_OPERATOR_SPACE_TO_DEPTH1, BuildSpaceToDepth1Program},
+      {DML_OPERATOR_SLICE_GRAD, BuildSliceGradProgram},
+      {DML_OPERATOR_PADDING1, BuildPadding1Program},
+      {DML_OPERATOR_ELEMENT_WISE_IDENTITY, BuildIdentityProgram},
+      {DML_OPERATOR_SPLIT, BuildSplitProgram},
+      {DML_OPERATOR_JOIN, BuildJoinProgram},
+      {DML_OPERATOR_TILE, BuildTileProgram},
       {DML_OPERATOR_SCATTER, BuildScatterProgram},
       {DML_OPERATOR_SCATTER_ND, BuildScatterNdProgram},
   };

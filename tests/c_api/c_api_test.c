@@ -305,7 +305,7 @@ static void TestInvalidDescriptor(dmlcpu_device* device) {
   CHECK_MESSAGE("9999");
 
   MakeGatherG1(&desc);
-  desc.op.Type = DML_OPERATOR_ELEMENT_WISE_IDENTITY;
+  desc.op.Type = DML_OPERATOR_ELEMENT_WISE_ABS; /* valid DirectML, not implemented */
   CHECK(dmlcpu_compile(device, &desc.op, DMLCPU_INDEX_CLAMP, &op) == DMLCPU_UNSUPPORTED);
 }
 

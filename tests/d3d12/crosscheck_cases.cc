@@ -120,7 +120,8 @@ void BuildDesc(Case* c) {
   c->buffer_descs.assign(count, DML_BUFFER_TENSOR_DESC{});
   c->tensor_descs.assign(count, DML_TENSOR_DESC{});
   for (size_t i = 0; i < count; ++i) {
-    const TensorSpec& t = i < c->inputs.size() ? c->inputs[i] : c->outputs[i - c->inputs.size()];
+    const TensorSpec& t =
+        i < c->inputs.size() ? c->inputs[i] : c->outputs[i - c->inputs.size()];
     DML_BUFFER_TENSOR_DESC& b = c->buffer_descs[i];
     b.DataType = t.data_type;
     b.Flags = DML_TENSOR_FLAG_NONE;
@@ -162,7 +163,22 @@ void BuildDesc(Case* c) {
                    c->window_strides.data()};
       c->desc = {c->type, &c->slice1};
       break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      BuildPaddingDesc(c);
+      break;
     // New families: one case each here.
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      BuildCopyOpsDesc(c);
+      break;
     default:
       break;
   }
@@ -184,6 +200,19 @@ bool ChooseShapes(Rng& rng, Case* c) {
       c->inputs.resize(1);
       c->outputs.resize(1);
       break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      return ChoosePaddingShapes(rng, c);
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      return ChooseCopyOpsShapes(rng, c);
     // New families: one case each here, returning their crosscheck_cases_<family>.cc chooser.
     default:
       return false;
@@ -287,9 +316,9 @@ bool ChooseShapes(Rng& rng, Case* c) {
         c->window_offsets[d] = offset;
         c->window_sizes[d] = size;
         c->window_strides[d] = stride;
-        c->outputs[0].sizes[d] = d == whole_dim                    ? rng.Range(1, count - 1)
-                                 : shrink_output && rng.Chance(50) ? rng.Range(1, count)
-                                                                   : count;
+        c->outputs[0].sizes[d] = d == whole_dim                     ? rng.Range(1, count - 1)
+                             : shrink_output && rng.Chance(50) ? rng.Range(1, count)
+                                                               : count;
         if (offset == 0 && size == in.sizes[d] && stride == 1 && c->outputs[0].sizes[d] < count) {
           c->known_directml_bug = "SLICE1 whose whole-dimension window at stride +1 keeps fewer "
                                   "output elements (docs/semantics.md#observed-directml-behaviour)";
@@ -377,6 +406,21 @@ std::string Case::Describe() const {
            " strides " + st + "}";
       break;
     }
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      s += DescribePadding(*this);
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      s += DescribeCopyOps(*this);
+      break;
     default:
       break;
   }
@@ -397,7 +441,15 @@ std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
   // New families: append their operator types (the rotation covers every entry).
   static const DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
                                            DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1,
+                                           DML_OPERATOR_PADDING,   DML_OPERATOR_PADDING1,
+                                           DML_OPERATOR_DEPTH_TO_SPACE,
+                                           DML_OPERATOR_SPACE_TO_DEPTH,
+                                           DML_OPERATOR_DEPTH_TO_SPACE1,
+                                           DML_OPERATOR_SPACE_TO_DEPTH1,
+                                           DML_OPERATOR_SLICE_GRAD,
+                                           DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_JOIN,
+                                           DML_OPERATOR_SPLIT, DML_OPERATOR_TILE};
   constexpr size_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
   static const dmlcpu::Device validator(dmlcpu::DeviceOptions{1, nullptr});
   Rng rng(seed * 0x100000001B3ull ^ (index + 1) * 0x9E3779B97F4A7C15ull);
@@ -450,8 +502,7 @@ std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
     }
     // New families whose inputs need more than random bytes (indices, ...): one case each here.
     c->output_init.clear();
-    for (const TensorSpec& t : c->outputs)
-      c->output_init.emplace_back(t.total_bytes, kSentinelByte);
+    for (const TensorSpec& t : c->outputs) c->output_init.emplace_back(t.total_bytes, kSentinelByte);
     BuildDesc(c.get());
     if (!validator.Compile(c->desc).ok()) continue;
     return c;

@@ -42,6 +42,12 @@ struct Case {
   std::vector<uint32_t> window_offsets, window_sizes, slice_strides;
   std::vector<int32_t> window_strides;
   // A new family adds its attributes here in one hunk.
+  // Padding family (crosscheck_cases_padding.cc); SLICE_GRAD uses the window fields above.
+  std::vector<uint32_t> start_padding, end_padding;
+  uint32_t padding_mode = 0, block_size = 0, order = 0;
+  float padding_value = 0.0f;
+  uint64_t padding_bits = 0;
+  std::vector<uint32_t> repeats;  // TILE
   std::vector<std::vector<uint8_t>> input_bytes;  // one per input
   std::vector<std::vector<uint8_t>> output_init;  // one per output: kSentinelByte throughout
   // Non-empty when docs/semantics.md#observed-directml-behaviour lists a DirectML bug for this
@@ -58,6 +64,17 @@ struct Case {
   DML_SLICE_OPERATOR_DESC slice = {};
   DML_SLICE1_OPERATOR_DESC slice1 = {};
   // A new family adds its operator struct (and tensor-desc arrays) here in one hunk.
+  DML_PADDING_OPERATOR_DESC padding = {};
+  DML_PADDING1_OPERATOR_DESC padding1 = {};
+  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space = {};
+  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth = {};
+  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1 = {};
+  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1 = {};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad = {};
+  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity = {};
+  DML_JOIN_OPERATOR_DESC join = {};    // InputTensors: the input descs (contiguous)
+  DML_SPLIT_OPERATOR_DESC split = {};  // OutputTensors: the output descs (contiguous)
+  DML_TILE_OPERATOR_DESC tile = {};
   DML_OPERATOR_DESC desc = {};
 
   const DML_TENSOR_DESC* input_desc(size_t i) const { return &tensor_descs[i]; }
@@ -101,6 +118,16 @@ std::vector<uint32_t> RandomSizes(Rng& rng, uint32_t rank, uint32_t max_dim);
 // layouts, fills inputs with random data, builds the descriptor (BuildDesc) and keeps the case
 // if dmlcpu compiles it. Each family: one `case` in ChooseShapes, BuildDesc and Describe
 // (crosscheck_cases.cc) calling its functions in crosscheck_cases_<family>.cc.
+
+// Padding family (crosscheck_cases_padding.cc): PADDING, PADDING1, DEPTH_TO_SPACE(1),
+// SPACE_TO_DEPTH(1), SLICE_GRAD.
+bool ChoosePaddingShapes(Rng& rng, Case* c);
+void BuildPaddingDesc(Case* c);
+std::string DescribePadding(const Case& c);
+// ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE (crosscheck_cases_movement.cc).
+bool ChooseCopyOpsShapes(Rng& rng, Case* c);
+void BuildCopyOpsDesc(Case* c);
+std::string DescribeCopyOps(const Case& c);
 
 // Case `index` of the run seeded with `seed`; always a descriptor dmlcpu accepts. Operators
 // rotate GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SLICE, SLICE1 by index.

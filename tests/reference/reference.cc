@@ -489,6 +489,42 @@ ReferenceResult RunReference(const DML_OPERATOR_DESC& desc, const void* const* i
     case DML_OPERATOR_SLICE1:
       return ReferenceSlice1(*static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc), inputs[0],
                              outputs[0]);
+    case DML_OPERATOR_PADDING:
+      return ReferencePadding(*static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc),
+                              inputs[0], outputs[0]);
+    case DML_OPERATOR_PADDING1:
+      return ReferencePadding1(*static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc),
+                               inputs[0], outputs[0]);
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return ReferenceDepthToSpace(
+          *static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc), inputs[0], outputs[0]);
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return ReferenceSpaceToDepth(
+          *static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc), inputs[0], outputs[0]);
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return ReferenceDepthToSpace1(
+          *static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return ReferenceSpaceToDepth1(
+          *static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_SLICE_GRAD:
+      return ReferenceSliceGrad(*static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc),
+                                inputs[0], outputs[0]);
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return ReferenceIdentity(
+          *static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_JOIN:
+      return ReferenceJoin(*static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc), inputs,
+                           outputs[0]);
+    case DML_OPERATOR_SPLIT:
+      return ReferenceSplit(*static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                            outputs);
+    case DML_OPERATOR_TILE:
+      return ReferenceTile(*static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                           outputs[0]);
     // New operators: one case each here, calling their reference_<family>.cc function.
     default:
       return Error("operator type not covered by the reference");
@@ -518,6 +554,35 @@ std::vector<const DML_TENSOR_DESC*> InputTensorsOf(const DML_OPERATOR_DESC& desc
       return {static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
     case DML_OPERATOR_SLICE1:
       return {static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_PADDING:
+      return {static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_PADDING1:
+      return {static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return {static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return {static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return {static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return {static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SLICE_GRAD:
+      return {static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc)->InputGradientTensor};
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return {
+          static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_JOIN: {
+      const auto& d = *static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc);
+      std::vector<const DML_TENSOR_DESC*> inputs;
+      for (uint32_t k = 0; d.InputTensors != nullptr && k < d.InputCount; ++k) {
+        inputs.push_back(&d.InputTensors[k]);
+      }
+      return inputs;
+    }
+    case DML_OPERATOR_SPLIT:
+      return {static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_TILE:
+      return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
     // New operators: one case each here (array fields expand in order).
     default:
       return {};
@@ -539,6 +604,35 @@ std::vector<const DML_TENSOR_DESC*> OutputTensorsOf(const DML_OPERATOR_DESC& des
       return {static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_SLICE1:
       return {static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_PADDING:
+      return {static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_PADDING1:
+      return {static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return {static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return {static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return {static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return {static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SLICE_GRAD:
+      return {static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc)->OutputGradientTensor};
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return {
+          static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_JOIN:
+      return {static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPLIT: {
+      const auto& d = *static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc);
+      std::vector<const DML_TENSOR_DESC*> outputs;
+      for (uint32_t k = 0; d.OutputTensors != nullptr && k < d.OutputCount; ++k) {
+        outputs.push_back(&d.OutputTensors[k]);
+      }
+      return outputs;
+    }
+    case DML_OPERATOR_TILE:
+      return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     // New operators: one case each here (array fields expand in order).
     default:
       return {};

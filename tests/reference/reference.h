@@ -92,6 +92,31 @@ ReferenceResult ReferenceSlice1(const DML_SLICE1_OPERATOR_DESC& desc, const void
 
 // ---- Families (each in tests/reference/reference_<family>.cc; one hunk each below) ---------
 
+// Padding family: reference_padding.cc, reference_depth_space.cc, reference_slice_grad.cc.
+ReferenceResult ReferencePadding(const DML_PADDING_OPERATOR_DESC& desc, const void* input,
+                                 void* output);
+ReferenceResult ReferencePadding1(const DML_PADDING1_OPERATOR_DESC& desc, const void* input,
+                                  void* output);
+ReferenceResult ReferenceDepthToSpace(const DML_DEPTH_TO_SPACE_OPERATOR_DESC& desc,
+                                      const void* input, void* output);
+ReferenceResult ReferenceSpaceToDepth(const DML_SPACE_TO_DEPTH_OPERATOR_DESC& desc,
+                                      const void* input, void* output);
+ReferenceResult ReferenceDepthToSpace1(const DML_DEPTH_TO_SPACE1_OPERATOR_DESC& desc,
+                                       const void* input, void* output);
+ReferenceResult ReferenceSpaceToDepth1(const DML_SPACE_TO_DEPTH1_OPERATOR_DESC& desc,
+                                       const void* input, void* output);
+ReferenceResult ReferenceSliceGrad(const DML_SLICE_GRAD_OPERATOR_DESC& desc,
+                                   const void* input_gradient, void* output_gradient);
+// ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE (reference_copy_ops.cc).
+ReferenceResult ReferenceIdentity(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& desc,
+                                  const void* input, void* output);
+ReferenceResult ReferenceJoin(const DML_JOIN_OPERATOR_DESC& desc, const void* const* inputs,
+                              void* output);
+ReferenceResult ReferenceSplit(const DML_SPLIT_OPERATOR_DESC& desc, const void* input,
+                               void* const* outputs);
+ReferenceResult ReferenceTile(const DML_TILE_OPERATOR_DESC& desc, const void* input,
+                              void* output);
+
 // ---- Dispatch --------------------------------------------------------------------------------
 // A family's references live in tests/reference/reference_<family>.cc (picked up by the build
 // without CMake edits), declared in the Families hunk above, with one `case` each in RunReference,

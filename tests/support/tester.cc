@@ -277,6 +277,15 @@ void OperatorCase::Scribble() {
   std::memset(&gather_nd1, 0xAB, sizeof(gather_nd1));
   std::memset(&slice, 0xAB, sizeof(slice));
   std::memset(&slice1, 0xAB, sizeof(slice1));
+  std::memset(&padding, 0xAB, sizeof(padding));
+  std::memset(&padding1, 0xAB, sizeof(padding1));
+  std::memset(&depth_to_space, 0xAB, sizeof(depth_to_space));
+  std::memset(&space_to_depth, 0xAB, sizeof(space_to_depth));
+  std::memset(&depth_to_space1, 0xAB, sizeof(depth_to_space1));
+  std::memset(&space_to_depth1, 0xAB, sizeof(space_to_depth1));
+  std::memset(&slice_grad, 0xAB, sizeof(slice_grad));
+  std::fill(start_padding.begin(), start_padding.end(), 0xFFFFFFF0u);
+  std::fill(end_padding.begin(), end_padding.end(), 0xFFFFFFF0u);
   std::fill(window_offsets.begin(), window_offsets.end(), 0xFFFFFFF0u);
   std::fill(window_sizes.begin(), window_sizes.end(), 0xFFFFFFF0u);
   std::fill(window_strides.begin(), window_strides.end(), 0xFFFFFFF0u);

@@ -108,7 +108,16 @@ struct OperatorCase {
   std::vector<uint32_t> window_offsets;
   std::vector<uint32_t> window_sizes;
   std::vector<uint32_t> window_strides;        // SLICE
-  std::vector<int32_t> window_strides_signed;  // SLICE1
+  std::vector<int32_t> window_strides_signed;  // SLICE1, SLICE_GRAD
+  // Padding family (support/tester_padding.h).
+  DML_PADDING_OPERATOR_DESC padding{};
+  DML_PADDING1_OPERATOR_DESC padding1{};
+  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
+  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
+  std::vector<uint32_t> start_padding, end_padding;
   // Tensor-desc arrays of array fields (JOIN's InputTensors, SPLIT's OutputTensors, ...):
   // filled from inputs/outputs in binding order.
   std::vector<DML_TENSOR_DESC> input_descs;

@@ -188,6 +188,25 @@ class WorkaroundDesc {
       slice1_.InputWindowOffsets = offsets_.data();
       slice1_.InputWindowSizes = sizes_.data();
       desc_.Desc = &slice1_;
+    } else if (desc.Type == DML_OPERATOR_SLICE_GRAD) {
+      // SLICE_GRAD has the same bug (its gradient written as if it filled the window): the
+      // same shrinking, with the input gradient's sizes.
+      slice_grad_ = *static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc);
+      const DML_BUFFER_TENSOR_DESC* grad =
+          static_cast<const DML_BUFFER_TENSOR_DESC*>(slice_grad_.InputGradientTensor->Desc);
+      const uint32_t n = slice_grad_.DimensionCount;
+      offsets_.assign(slice_grad_.InputWindowOffsets, slice_grad_.InputWindowOffsets + n);
+      sizes_.assign(slice_grad_.InputWindowSizes, slice_grad_.InputWindowSizes + n);
+      for (uint32_t i = 0; i < n; ++i) {
+        const int64_t stride = slice_grad_.InputWindowStrides[i];
+        const uint32_t step = static_cast<uint32_t>(stride < 0 ? -stride : stride);
+        const uint32_t written = (grad->Sizes[i] - 1) * step + 1;  // <= the window (validated)
+        if (stride < 0) offsets_[i] += sizes_[i] - written;
+        sizes_[i] = written;
+      }
+      slice_grad_.InputWindowOffsets = offsets_.data();
+      slice_grad_.InputWindowSizes = sizes_.data();
+      desc_.Desc = &slice_grad_;
     }
   }
   WorkaroundDesc(const WorkaroundDesc&) = delete;
@@ -199,6 +218,7 @@ class WorkaroundDesc {
   DML_OPERATOR_DESC desc_;
   DML_GATHER_OPERATOR_DESC gather_ = {};
   DML_SLICE1_OPERATOR_DESC slice1_ = {};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad_ = {};
   std::vector<uint32_t> offsets_, sizes_;
 };
 
