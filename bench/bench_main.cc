@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   dmlcpu_bench::RegisterGatherBenchmarks();
   dmlcpu_bench::RegisterPaddingBenchmarks();
   dmlcpu_bench::RegisterCopyOpsBenchmarks();
+  dmlcpu_bench::RegisterScatterBenchmarks();
   const std::string cpu_model = CpuModel();
   if (!cpu_model.empty()) benchmark::AddCustomContext("cpu_model", cpu_model);
   benchmark::Initialize(&arg_count, args.data());

@@ -212,6 +212,7 @@ void RegisterSliceBenchmarks();
 void RegisterGatherBenchmarks();
 void RegisterPaddingBenchmarks();
 void RegisterCopyOpsBenchmarks();
+void RegisterScatterBenchmarks();
 
 }  // namespace dmlcpu_bench
 

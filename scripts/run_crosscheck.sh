@@ -85,6 +85,12 @@ done
 
 "$native"/tests/d3d12/crosscheck_compare "$seed" "$cases" "$records" \
   "${crashed[@]}" | grep -v '^KNOWN DIRECTML BUG' || die "cross-check mismatches (see above)"
+# SCATTER / SCATTER_ND: in-range cases without duplicates, DirectML and the CPU backend in one
+# Windows process (tests/d3d12/scatter_probe.cc), byte for byte.
+cp build/mingw/tests/d3d12/scatter_probe.exe "$run_dir/"
+echo "run_crosscheck: SCATTER / SCATTER_ND through DirectML and the CPU backend"
+(cd "$run_dir" && run_wine ./scatter_probe.exe crosscheck "${SCATTER_CASES:-2000}") ||
+  die "scatter cross-check mismatches (see above)"
 # Last, since a wineserver started without a display keeps it: stop the running one first.
 echo "run_crosscheck: kAuto with DirectML.dll but no adapter (no X server, so no DXGI adapter)"
 wineserver -k 2>/dev/null || true

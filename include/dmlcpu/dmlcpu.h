@@ -42,8 +42,17 @@ enum class IndexPolicy : uint32_t {
   kStrict = 1,
 };
 
+// How SCATTER and SCATTER_ND combine an update with the element it hits (ONNX ScatterND-18 /
+// ScatterElements-18 `reduction`; DirectML's structs have no such field). Each destination takes
+// its updates in index order, so results are the same bytes for every thread count.
+enum class ScatterReduction : uint32_t { kNone = 0, kAdd = 1, kMul = 2, kMax = 3, kMin = 4 };
+
 struct CompileOptions {
   IndexPolicy index_policy = IndexPolicy::kClamp;
+  // SCATTER / SCATTER_ND only; any other operator, and the D3D12 backend, reject a reduction.
+  ScatterReduction scatter_reduction = ScatterReduction::kNone;
+  // With a reduction, UINT16 data holds BFLOAT16 bit patterns (ONNX bfloat16 tensors).
+  bool scatter_bfloat16 = false;
 };
 
 // Where a Device runs its operators.

@@ -111,6 +111,28 @@ DMLCPU_API void dmlcpu_device_destroy(dmlcpu_device* device);
 /* Validates and plans `desc`; the descriptor may be freed right after. */
 DMLCPU_API dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
                                         dmlcpu_index_policy policy, dmlcpu_operator** out);
+/* How SCATTER / SCATTER_ND combine an update with its destination (dmlcpu::ScatterReduction). */
+typedef enum dmlcpu_scatter_reduction {
+  DMLCPU_SCATTER_NONE = 0, /* the last update in index order wins */
+  DMLCPU_SCATTER_ADD = 1,
+  DMLCPU_SCATTER_MUL = 2,
+  DMLCPU_SCATTER_MAX = 3,
+  DMLCPU_SCATTER_MIN = 4
+} dmlcpu_scatter_reduction;
+
+/* Options for dmlcpu_compile_ex (dmlcpu::CompileOptions). Zero-initialise, then set
+ * struct_size (the rule for older and newer sizes is at the top of this file). */
+typedef struct dmlcpu_compile_options {
+  uint32_t struct_size;                       /* sizeof(dmlcpu_compile_options) */
+  dmlcpu_index_policy index_policy;           /* DMLCPU_INDEX_CLAMP when zero */
+  dmlcpu_scatter_reduction scatter_reduction; /* SCATTER / SCATTER_ND only */
+  uint32_t scatter_bfloat16;                  /* non-zero: UINT16 data reduced as bfloat16 */
+} dmlcpu_compile_options;
+
+/* dmlcpu_compile with options; options NULL means all defaults. */
+DMLCPU_API dmlcpu_status dmlcpu_compile_ex(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
+                                           const dmlcpu_compile_options* options,
+                                           dmlcpu_operator** out);
 /* Bindings in the order of the operator struct's tensor fields. Inputs are only read. */
 DMLCPU_API dmlcpu_status dmlcpu_execute(const dmlcpu_operator* op, const dmlcpu_binding* inputs,
                                         uint32_t input_count, const dmlcpu_binding* outputs,

@@ -278,6 +278,57 @@ const char* dmlcpu_device_backend_reason(const dmlcpu_device* device) {
 
 void dmlcpu_device_destroy(dmlcpu_device* device) { delete device; }
 
+dmlcpu_status dmlcpu_compile_ex(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
+                                const dmlcpu_compile_options* options, dmlcpu_operator** out) {
+  if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_compile_ex: out is null");
+  *out = nullptr;
+  if (device == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_compile_ex: device is null");
+  if (desc == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_compile_ex: desc is null");
+  dmlcpu_compile_options o{};
+  if (options != nullptr) {
+    dmlcpu_status size_status = CheckStructSize<dmlcpu_compile_options>(
+        "dmlcpu_compile_ex", "options", options->struct_size);
+    if (size_status != DMLCPU_OK) return size_status;
+    // Fields past struct_size (an older, smaller struct) keep their zero defaults; enums are
+    // read as integers, so a value outside them is reported, not loaded.
+    if (DMLCPU_HAS_FIELD(dmlcpu_compile_options, options, index_policy)) {
+      std::memcpy(&o.index_policy, &options->index_policy, sizeof(o.index_policy));
+    }
+    if (DMLCPU_HAS_FIELD(dmlcpu_compile_options, options, scatter_reduction)) {
+      std::memcpy(&o.scatter_reduction, &options->scatter_reduction, sizeof(o.scatter_reduction));
+    }
+    if (DMLCPU_HAS_FIELD(dmlcpu_compile_options, options, scatter_bfloat16)) {
+      o.scatter_bfloat16 = options->scatter_bfloat16;
+    }
+  }
+  int32_t policy = 0, reduction = 0;
+  std::memcpy(&policy, &o.index_policy, sizeof(policy));
+  std::memcpy(&reduction, &o.scatter_reduction, sizeof(reduction));
+  if (policy != DMLCPU_INDEX_CLAMP && policy != DMLCPU_INDEX_STRICT) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_compile_ex: options->index_policy is " + std::to_string(policy) +
+                    ", expected DMLCPU_INDEX_CLAMP (0) or DMLCPU_INDEX_STRICT (1)");
+  }
+  if (reduction < DMLCPU_SCATTER_NONE || reduction > DMLCPU_SCATTER_MIN) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_compile_ex: options->scatter_reduction is " + std::to_string(reduction) +
+                    ", expected DMLCPU_SCATTER_NONE (0) to DMLCPU_SCATTER_MIN (4)");
+  }
+  try {
+    dmlcpu::CompileOptions compile_options;
+    compile_options.index_policy = policy == DMLCPU_INDEX_STRICT ? dmlcpu::IndexPolicy::kStrict
+                                                                 : dmlcpu::IndexPolicy::kClamp;
+    compile_options.scatter_reduction = static_cast<dmlcpu::ScatterReduction>(reduction);
+    compile_options.scatter_bfloat16 = o.scatter_bfloat16 != 0;
+    auto compiled = device->device.Compile(*desc, compile_options);
+    if (!compiled.ok()) return FromStatus(compiled.status());
+    *out = new dmlcpu_operator{std::move(compiled).value()};
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_compile_ex: out of memory");
+  }
+  return DMLCPU_OK;
+}
+
 dmlcpu_status dmlcpu_compile(dmlcpu_device* device, const DML_OPERATOR_DESC* desc,
                              dmlcpu_index_policy policy, dmlcpu_operator** out) {
   if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_compile: out is null");

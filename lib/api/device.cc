@@ -236,8 +236,23 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
     internal::PlanSettings settings;
     settings.strict_indices = options.index_policy == IndexPolicy::kStrict;
     settings.concurrency = state_->executor.concurrency();
+    uint32_t reduction;  // read as an integer: any value may arrive from C
+    std::memcpy(&reduction, &options.scatter_reduction, sizeof(reduction));
+    if (reduction > static_cast<uint32_t>(ScatterReduction::kMin)) {
+      return InvalidArgument("CompileOptions.scatter_reduction is %u, expected 0 (none) to 4 (min)",
+                             reduction);
+    }
+    settings.scatter_reduction = static_cast<kernels::ScatterReduction>(reduction);
+    settings.scatter_bfloat16 = options.scatter_bfloat16;
     Status s = internal::CompileProgram(desc, settings, program.get());
     if (!s.ok()) return s;
+    const bool scatter = program->geometry.type == DML_OPERATOR_SCATTER ||
+                         program->geometry.type == DML_OPERATOR_SCATTER_ND;
+    if (reduction != 0 && (!scatter || state_->backend == Backend::kD3D12)) {
+      return Unsupported("%s: CompileOptions.scatter_reduction is %u, expected 0 (none): only "
+                         "SCATTER and SCATTER_ND on the CPU backend reduce",
+                         program->geometry.name, reduction);
+    }
     CompiledOperator op;
     if (state_->backend == Backend::kD3D12) {
       // Validated above exactly as on the CPU: the same bad descriptor, the same message.
@@ -386,11 +401,16 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                                       outputs[o].size_bytes, b.tensor);
     if (!s.ok()) return s;
   }
-  // No output may overlap an input or another output (O(bindings^2), a handful in practice).
+  // No output may overlap an input or another output (O(bindings^2), a handful in practice),
+  // except outputs[0] bound exactly to the input the program allows in place (the same pointer;
+  // Compile proved the layouts equal).
+  const bool in_place = program.in_place_input != internal::kNoBinding &&
+                        outputs[0].data == inputs[program.in_place_input].data;
   for (uint32_t o = 0; o < program.output_count; ++o) {
     const internal::BindingInfo& b = program.outputs[o];
     const internal::AddressRange out = internal::RangeOf(outputs[o].data, b.tensor.total_bytes);
     for (uint32_t i = 0; i < program.input_count; ++i) {
+      if (in_place && o == 0 && i == program.in_place_input) continue;
       const internal::BindingInfo& in = program.inputs[i];
       if (internal::Overlap(out, internal::RangeOf(inputs[i].data, in.tensor.total_bytes))) {
         return internal::OverlapError(op, o, b, outputs[o].data, "inputs", i, in,
@@ -428,7 +448,7 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
   }
   if (backend_op_) return ExecuteOnBackend(inputs, outputs);
   try {
-    device_->executor.RunProgram(program, inputs, outputs, scratch_.get());
+    device_->executor.RunProgram(program, inputs, outputs, scratch_.get(), in_place);
   } catch (...) {
     return Status(StatusCode::kInternal, std::string(op) + ": the executor failed");
   }

@@ -11,6 +11,7 @@
 
 #include "dmlcpu/dmlcpu.h"
 #include "planner/plan.h"
+#include "planner/scatter_plan.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -26,6 +27,18 @@ struct ExecArgs {
   // then reads the input directly).
   ScratchPool* scratch = nullptr;
 };
+
+// The bindings of one scatter step: the output window (already holding the input) is updated.
+struct ScatterArgs {
+  uint8_t* output;
+  const uint8_t* updates;
+  const uint8_t* indices;
+};
+
+// Runs destination slice `slice` of `slices` of a scatter step on the calling thread (scatter.cc).
+// Slices never share a destination element; any slice count gives the same bytes.
+void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
+                     uint64_t slices);
 
 // First out-of-range index found by a strict-mode scan.
 struct BadIndex {
@@ -62,14 +75,26 @@ class Executor {
   // Runs one step's plan: inline below the plan's serial cutoff or with one thread, otherwise
   // split into tasks of whole grains.
   void Run(const Plan& plan, const ExecArgs& args) const;
+  // Runs one scatter step: inline for plan.max_slices 1 or one thread, else one task per slice.
+  void RunScatter(const ScatterPlan& plan, const ScatterArgs& args) const;
 
   // Runs every step of `program` in order, each parallel inside. inputs / outputs: the
   // program's bindings in struct-field order, as arrays of structs with a `data` member
   // (dmlcpu::Binding, dmlcpu::OutputBinding), already checked.
+  // in_place: outputs[0] is bound to inputs[program.in_place_input]; steps marked
+  // skip_in_place are skipped.
   template <typename InputBinding, typename OutputBinding>
   void RunProgram(const Program& program, const InputBinding* inputs,
-                  const OutputBinding* outputs, ScratchPool* scratch) const {
+                  const OutputBinding* outputs, ScratchPool* scratch, bool in_place = false) const {
     for (const Step& step : program.steps) {
+      if (in_place && step.skip_in_place) continue;
+      if (step.kind == StepKind::kScatter) {
+        RunScatter(step.scatter,
+                   {static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
+                    static_cast<const uint8_t*>(inputs[step.input_binding].data),
+                    static_cast<const uint8_t*>(inputs[step.indices_binding].data)});
+        continue;
+      }
       const uint8_t* source;
       if (step.kind == StepKind::kFill) {
         source = reinterpret_cast<const uint8_t*>(&step.fill_bits);
@@ -97,6 +122,8 @@ class Executor {
   void UseEnginePool(const ExecutorOptions& options);
   // Run with the engine pool: at most threads_ tasks of whole grains, one parallel_for call.
   void RunOnEnginePool(const Plan& plan, const ExecArgs& args) const;
+  // RunScatter with the engine pool: one task per destination slice.
+  void RunScatterOnEnginePool(const ScatterPlan& plan, const ScatterArgs& args) const;
 
   struct Pool;  // the splitter's state (tbb_executor.cc / serial_executor.cc)
   uint32_t threads_ = 1;

@@ -39,7 +39,35 @@ void RunPoolTask(void* argument, uint32_t task_index) {
   work.handoff->fetch_add(1, std::memory_order_release);
 }
 
+struct ScatterPoolWork {
+  const ScatterPlan* plan;
+  const ScatterArgs* args;
+  uint32_t slices;
+  std::atomic<uint64_t>* handoff;
+};
+
+void RunScatterPoolTask(void* argument, uint32_t task_index) {
+  const ScatterPoolWork& work = *static_cast<const ScatterPoolWork*>(argument);
+  if (task_index >= work.slices) return;
+  (void)work.handoff->load(std::memory_order_acquire);
+  RunScatterSlice(*work.plan, *work.args, task_index, work.slices);
+  work.handoff->fetch_add(1, std::memory_order_release);
+}
+
 }  // namespace
+
+void Executor::RunScatterOnEnginePool(const ScatterPlan& plan, const ScatterArgs& args) const {
+  const uint64_t slices = std::min<uint64_t>(threads_, plan.max_slices);
+  if (slices <= 1) {
+    RunScatterSlice(plan, args, 0, 1);
+    return;
+  }
+  std::atomic<uint64_t> handoff{0};
+  handoff.store(0, std::memory_order_release);
+  ScatterPoolWork work = {&plan, &args, static_cast<uint32_t>(slices), &handoff};
+  parallel_for_(parallel_for_context_, work.slices, &RunScatterPoolTask, &work);
+  (void)handoff.load(std::memory_order_acquire);
+}
 
 void Executor::UseEnginePool(const ExecutorOptions& options) {
   parallel_for_ = options.parallel_for;

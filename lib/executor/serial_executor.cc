@@ -28,5 +28,13 @@ void Executor::Run(const Plan& plan, const ExecArgs& args) const {
   RunUnits(plan, args, 0, plan.partition.unit_count);
 }
 
+void Executor::RunScatter(const ScatterPlan& plan, const ScatterArgs& args) const {
+  if (parallel_for_ != nullptr) {
+    RunScatterOnEnginePool(plan, args);
+    return;
+  }
+  RunScatterSlice(plan, args, 0, 1);
+}
+
 }  // namespace internal
 }  // namespace dmlcpu

@@ -98,5 +98,32 @@ void Executor::Run(const Plan& plan, const ExecArgs& args) const {
   (void)handoff.load(std::memory_order_acquire);
 }
 
+void Executor::RunScatter(const ScatterPlan& plan, const ScatterArgs& args) const {
+  if (parallel_for_ != nullptr) {
+    RunScatterOnEnginePool(plan, args);
+    return;
+  }
+  const uint64_t slices = std::min<uint64_t>(threads_, plan.max_slices);
+  if (slices <= 1 || pool_ == nullptr) {
+    RunScatterSlice(plan, args, 0, 1);
+    return;
+  }
+  std::atomic<uint64_t> handoff{0};  // the same order for TSan as in Run
+  handoff.store(0, std::memory_order_release);
+  pool_->arena->execute([&] {
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(
+          tbb::blocked_range<uint64_t>(0, slices, 1),
+          [&](const tbb::blocked_range<uint64_t>& r) {
+            (void)handoff.load(std::memory_order_acquire);
+            for (uint64_t s = r.begin(); s < r.end(); ++s) RunScatterSlice(plan, args, s, slices);
+            handoff.fetch_add(1, std::memory_order_release);
+          },
+          tbb::static_partitioner());
+    });
+  });
+  (void)handoff.load(std::memory_order_acquire);
+}
+
 }  // namespace internal
 }  // namespace dmlcpu

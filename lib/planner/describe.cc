@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/format.h"
+#include "planner/op_scatter.h"
 #include "planner/planner.h"
 
 namespace dmlcpu {
@@ -23,6 +24,7 @@ const char* StepKindName(StepKind kind) {
   switch (kind) {
     case StepKind::kAffineCopy: return "affine copy";
     case StepKind::kFill: return "fill";
+    case StepKind::kScatter: return "scatter";
   }
   return "?";
 }
@@ -147,10 +149,12 @@ std::string DescribeProgram(const Program& program) {
     if (step.indices_binding != kNoBinding) {
       from += " indexed by " + BindingName("inputs", step.indices_binding, program.inputs);
     }
-    s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld\n", i, StepKindName(step.kind),
+    s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld%s\n", i, StepKindName(step.kind),
                    from.c_str(), BindingName("outputs", step.output_binding, program.outputs).c_str(),
-                   static_cast<long long>(step.out_base_bytes));
-    s += DescribePlan(step.plan);
+                   static_cast<long long>(step.out_base_bytes),
+                   step.skip_in_place ? " (skipped when run in place)" : "");
+    s += step.kind == StepKind::kScatter ? DescribeScatterPlan(step.scatter)
+                                         : DescribePlan(step.plan);
   }
   return s;
 }

@@ -14,6 +14,10 @@
 namespace dmlcpu {
 namespace internal {
 
+// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND (op_scatter.cc).
+Status BuildScatterProgram(const void* desc, ProgramBuilder* builder);
+Status BuildScatterNdProgram(const void* desc, ProgramBuilder* builder);
+
 // `desc` points at the operator's struct (non-null, checked by the caller).
 using BuildProgramFn = Status (*)(const void* desc, ProgramBuilder* builder);
 

@@ -24,6 +24,7 @@
 
 #include "kernels/kernels.h"
 #include "planner/geometry.h"
+#include "planner/scatter_plan.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -179,6 +180,9 @@ enum class StepKind : uint8_t {
   // output[window] = one constant element: an affine copy whose source is Step::fill_bits, read
   // with input stride 0 on every loop (the copy kernels broadcast it).
   kFill,
+  // output[dest(indices, u)] = op(output[...], updates[u]) for every update u, in index order
+  // (SCATTER, SCATTER_ND): Step::scatter, not Step::plan (scatter_plan.h).
+  kScatter,
 };
 
 // Where an affine copy reads: an input binding, or an output binding that earlier steps of
@@ -199,7 +203,11 @@ struct Step {
   int64_t out_base_bytes = 0;
   // kFill: the element's bit pattern, little-endian in the low elem_bytes bytes.
   uint64_t fill_bits = 0;
+  // Skipped when Execute binds outputs[0] to inputs[Program::in_place_input] (the scatters'
+  // copy of the input into the output).
+  bool skip_in_place = false;
   Plan plan;
+  ScatterPlan scatter;  // kScatter: input_binding holds the updates
 };
 
 // One binding of a program: its struct field ("InputTensors[2]") and validated tensor.
@@ -214,6 +222,9 @@ struct Program {
   uint32_t output_count = 1;
   std::vector<BindingInfo> inputs;   // input_count entries
   std::vector<BindingInfo> outputs;  // output_count entries
+  // An input that outputs[0] may be bound to (the same pointer; the layouts were proven equal
+  // at Compile), or kNoBinding: every overlap is an error.
+  uint32_t in_place_input = kNoBinding;
   bool strict_indices = false;
   IndexScans index_scans;     // strict_indices only
   std::vector<Step> steps;    // run one after another, each parallel inside

@@ -21,6 +21,9 @@ struct PlanSettings {
   // large outputs stream, many keep packed strips narrow; 0 (unknown) plans as for 2.
   uint32_t concurrency = 0;
   const Tuning* tuning = &kDefaultTuning;
+  // SCATTER and SCATTER_ND only (CompileOptions::scatter_reduction, scatter_bfloat16).
+  kernels::ScatterReduction scatter_reduction = kernels::ScatterReduction::kNone;
+  bool scatter_bfloat16 = false;
 };
 
 // Validate + build every step (+ check every plan's invariants in debug and sanitizer builds).

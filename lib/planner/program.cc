@@ -80,6 +80,7 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
   const OpGeometry& g = program->geometry;
 
   for (size_t i = 0; i < program->steps.size(); ++i) {
+    if (program->steps[i].kind == StepKind::kScatter) continue;  // its plan is Step::scatter
     const Plan& plan = program->steps[i].plan;
 #if DMLCPU_DCHECK_IS_ON
     // Debug and sanitizer builds check every plan (the planner tests check theirs everywhere).
@@ -114,6 +115,8 @@ BuildProgramFn FindProgramBuilder(uint32_t type) {
       {DML_OPERATOR_SPLIT, BuildSplitProgram},
       {DML_OPERATOR_JOIN, BuildJoinProgram},
       {DML_OPERATOR_TILE, BuildTileProgram},
+      {DML_OPERATOR_SCATTER, BuildScatterProgram},
+      {DML_OPERATOR_SCATTER_ND, BuildScatterNdProgram},
   };
   for (const Entry& e : kBuilders) {
     if (e.build != nullptr && static_cast<uint32_t>(e.type) == type) return e.build;

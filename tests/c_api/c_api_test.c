@@ -995,6 +995,67 @@ static void TestOnnxGather(dmlcpu_device* device) {
   CHECK(dmlcpu_onnx_node_output_bytes(NULL) == 0 && dmlcpu_onnx_node_desc(NULL) == NULL);
 }
 
+/* ---- SCATTER with a reduction through dmlcpu_compile_ex: {4} [1,2,3,4], indices [3,0,3],
+ * updates [10,20,30], add -> [21,2,3,44]; a smaller struct_size (index_policy only) gives none. */
+static void TestScatterCompileEx(dmlcpu_device* device) {
+  static const UINT kSizes[1] = {4};
+  static const UINT kIdxSizes[1] = {3};
+  static float kInput[4] = {1, 2, 3, 4};
+  static uint32_t kIndices[3] = {3, 0, 3};
+  static float kUpdates[3] = {10, 20, 30};
+  static const float kAdded[4] = {21, 2, 3, 44};
+  static const float kLastWins[4] = {20, 2, 3, 30};
+  DML_BUFFER_TENSOR_DESC in_buffer = Buffer4(DML_TENSOR_DATA_TYPE_FLOAT32, 1, kSizes);
+  DML_BUFFER_TENSOR_DESC idx_buffer = Buffer4(DML_TENSOR_DATA_TYPE_UINT32, 1, kIdxSizes);
+  DML_BUFFER_TENSOR_DESC upd_buffer = Buffer4(DML_TENSOR_DATA_TYPE_FLOAT32, 1, kIdxSizes);
+  DML_TENSOR_DESC in = TensorOf(&in_buffer), idx = TensorOf(&idx_buffer);
+  DML_TENSOR_DESC upd = TensorOf(&upd_buffer), out = TensorOf(&in_buffer);
+  DML_SCATTER_OPERATOR_DESC scatter;
+  DML_OPERATOR_DESC desc;
+  dmlcpu_compile_options options;
+  dmlcpu_operator* op = NULL;
+  dmlcpu_binding inputs[3];
+  dmlcpu_binding outputs[1];
+  float output[4];
+  scatter.InputTensor = &in;
+  scatter.IndicesTensor = &idx;
+  scatter.UpdatesTensor = &upd;
+  scatter.OutputTensor = &out;
+  scatter.Axis = 0;
+  desc.Type = DML_OPERATOR_SCATTER;
+  desc.Desc = &scatter;
+  memset(&options, 0, sizeof(options));
+  options.struct_size = sizeof(options);
+  options.scatter_reduction = DMLCPU_SCATTER_ADD;
+  CHECK(dmlcpu_compile_ex(device, &desc, &options, &op) == DMLCPU_OK);
+  inputs[0].data = kInput;
+  inputs[0].size_bytes = sizeof(kInput);
+  inputs[1].data = kIndices;
+  inputs[1].size_bytes = sizeof(kIndices);
+  inputs[2].data = kUpdates;
+  inputs[2].size_bytes = sizeof(kUpdates);
+  outputs[0].data = output;
+  outputs[0].size_bytes = sizeof(output);
+  FillSentinel(output, 4);
+  CHECK(dmlcpu_execute(op, inputs, 3, outputs, 1) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kAdded, 4));
+  dmlcpu_operator_destroy(op);
+  op = NULL;
+  options.struct_size = 8; /* an older caller: scatter_reduction is past its struct */
+  CHECK(dmlcpu_compile_ex(device, &desc, &options, &op) == DMLCPU_OK);
+  FillSentinel(output, 4);
+  CHECK(dmlcpu_execute(op, inputs, 3, outputs, 1) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kLastWins, 4));
+  dmlcpu_operator_destroy(op);
+  op = NULL;
+  options.struct_size = sizeof(options);
+  options.scatter_reduction = (dmlcpu_scatter_reduction)9;
+  CHECK(dmlcpu_compile_ex(device, &desc, &options, &op) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("scatter_reduction is 9");
+  CHECK(dmlcpu_compile_ex(device, &desc, NULL, &op) == DMLCPU_OK);
+  dmlcpu_operator_destroy(op);
+}
+
 int main(void) {
   dmlcpu_device* device = NULL;
   TestDeviceCreate();
@@ -1021,6 +1082,7 @@ int main(void) {
   TestIntrospectionAndConstInputs(device);
   TestOnnxSlice(device);
   TestOnnxGather(device);
+  TestScatterCompileEx(device);
   dmlcpu_device_destroy(device);
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scatter kernels (scatter_kernels.h). Scalar on purpose: every item is a read-modify-write
+// of an element chosen by an index, applied in order; the loops are branch-free per item.
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/scatter_kernels.h"
+
+namespace dmlcpu {
+namespace kernels {
+namespace {
+
+template <typename T>
+T LoadAt(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T>
+void StoreAt(uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+// ------------------------------------------------------------------ element arithmetic
+
+// kNone: the update's bits.
+template <typename Bits>
+struct BitsType {
+  using Storage = Bits;
+};
+
+template <typename T>
+struct IntType {
+  using Storage = T;
+  using U = std::make_unsigned_t<T>;
+  static T Add(T a, T b) { return static_cast<T>(static_cast<U>(a) + static_cast<U>(b)); }
+  static T Mul(T a, T b) {
+    // Promote through unsigned int at least, so that 16-bit operands cannot overflow an int.
+    using W = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+    return static_cast<T>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b)));
+  }
+  static T Max(T a, T b) { return a < b ? b : a; }
+  static T Min(T a, T b) { return b < a ? b : a; }
+};
+
+// IEEE types computed in `Wide` (exact per operation, then rounded once to the storage type).
+// Storage is the bit pattern; ToWide/FromWide convert.
+template <typename StorageT, int kMantissaBits>
+struct FloatBitsCommon {
+  using Storage = StorageT;
+  static constexpr StorageT kQuiet = StorageT{1} << (kMantissaBits - 1);
+  static constexpr StorageT kSignBit = StorageT{1} << (sizeof(StorageT) * 8 - 1);
+};
+
+struct Float16Ops : FloatBitsCommon<uint16_t, 10> {
+  static double ToWide(uint16_t b) { return HalfToDouble(b); }
+  static uint16_t FromWide(double v) { return DoubleToHalf(v); }
+  static bool IsNan(uint16_t b) { return (b & 0x7C00) == 0x7C00 && (b & 0x03FF) != 0; }
+};
+struct Bfloat16Ops : FloatBitsCommon<uint16_t, 7> {
+  static double ToWide(uint16_t b) { return Bfloat16ToDouble(b); }
+  static uint16_t FromWide(double v) { return DoubleToBfloat16(v); }
+  static bool IsNan(uint16_t b) { return (b & 0x7F80) == 0x7F80 && (b & 0x007F) != 0; }
+};
+struct Float32Ops : FloatBitsCommon<uint32_t, 23> {
+  static float ToWide(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  static uint32_t FromWide(float v) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return b;
+  }
+  static bool IsNan(uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+};
+struct Float64Ops : FloatBitsCommon<uint64_t, 52> {
+  static double ToWide(uint64_t b) {
+    double f;
+    std::memcpy(&f, &b, 8);
+    return f;
+  }
+  static uint64_t FromWide(double v) {
+    uint64_t b;
+    std::memcpy(&b, &v, 8);
+    return b;
+  }
+  static bool IsNan(uint64_t b) { return (b & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull; }
+};
+
+template <class F>
+struct FloatType {
+  using Storage = typename F::Storage;
+  using S = Storage;
+  // NaN rule: the destination's NaN if it is one, else the update's; quieted.
+  static bool NanResult(S a, S b, S* r) {
+    if (F::IsNan(a)) {
+      *r = static_cast<S>(a | F::kQuiet);
+      return true;
+    }
+    if (F::IsNan(b)) {
+      *r = static_cast<S>(b | F::kQuiet);
+      return true;
+    }
+    return false;
+  }
+  static S Add(S a, S b) {
+    S r;
+    if (NanResult(a, b, &r)) return r;
+    return F::FromWide(F::ToWide(a) + F::ToWide(b));
+  }
+  static S Mul(S a, S b) {
+    S r;
+    if (NanResult(a, b, &r)) return r;
+    return F::FromWide(F::ToWide(a) * F::ToWide(b));
+  }
+  // IEEE 754-2019 maximum/minimum: NaN propagates, -0 < +0.
+  static S Max(S a, S b) {
+    S r;
+    if (NanResult(a, b, &r)) return r;
+    const auto x = F::ToWide(a), y = F::ToWide(b);
+    if (x == y) return (a & F::kSignBit) ? b : a;  // equal: only zeros differ in bits
+    return x < y ? b : a;
+  }
+  static S Min(S a, S b) {
+    S r;
+    if (NanResult(a, b, &r)) return r;
+    const auto x = F::ToWide(a), y = F::ToWide(b);
+    if (x == y) return (a & F::kSignBit) ? a : b;
+    return y < x ? b : a;
+  }
+};
+
+template <class Type, ScatterReduction kR>
+struct Apply {
+  using S = typename Type::Storage;
+  static S Do(S a, S b) {
+    if constexpr (kR == ScatterReduction::kNone) {
+      (void)a;
+      return b;
+    } else if constexpr (kR == ScatterReduction::kAdd) {
+      return Type::Add(a, b);
+    } else if constexpr (kR == ScatterReduction::kMul) {
+      return Type::Mul(a, b);
+    } else if constexpr (kR == ScatterReduction::kMax) {
+      return Type::Max(a, b);
+    } else {
+      return Type::Min(a, b);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ kernels
+
+template <class Type, ScatterReduction kR>
+void ScatterElems(uint8_t* dst, const int64_t* offsets_bytes, size_t count, const uint8_t* src,
+                  int64_t src_stride_bytes, uint64_t key_begin, uint64_t key_end) {
+  using S = typename Type::Storage;
+  const uint64_t key_span = key_end - key_begin;
+  S sink{};  // items outside the key range are applied here instead: no branch per item
+  auto* sink_bytes = reinterpret_cast<uint8_t*>(&sink);
+  for (size_t i = 0; i < count; ++i) {
+    const int64_t off = offsets_bytes[i];
+    const bool mine = static_cast<uint64_t>(off) - key_begin < key_span;
+    uint8_t* p = mine ? dst + off : sink_bytes;
+    const S b = LoadAt<S>(src + static_cast<int64_t>(i) * src_stride_bytes);
+    if constexpr (kR == ScatterReduction::kNone) {
+      StoreAt<S>(p, b);
+    } else {
+      StoreAt<S>(p, Apply<Type, kR>::Do(LoadAt<S>(p), b));
+    }
+  }
+}
+
+template <class Type, ScatterReduction kR>
+void ScatterRun(uint8_t* dst, int64_t dst_stride_bytes, const uint8_t* src,
+                int64_t src_stride_bytes, size_t count) {
+  using S = typename Type::Storage;
+  if constexpr (kR == ScatterReduction::kNone) {
+    if (dst_stride_bytes == static_cast<int64_t>(sizeof(S)) &&
+        src_stride_bytes == static_cast<int64_t>(sizeof(S))) {
+      std::memcpy(dst, src, count * sizeof(S));
+      return;
+    }
+    if (dst_stride_bytes == 0 && count > 0) {  // every item hits one element: the last wins
+      StoreAt<S>(dst, LoadAt<S>(src + static_cast<int64_t>(count - 1) * src_stride_bytes));
+      return;
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const auto k = static_cast<int64_t>(i);
+    uint8_t* p = dst + k * dst_stride_bytes;
+    const S b = LoadAt<S>(src + k * src_stride_bytes);
+    StoreAt<S>(p, Apply<Type, kR>::Do(LoadAt<S>(p), b));
+  }
+}
+
+template <typename I>
+void ResolveDrop(const void* indices, int64_t idx_stride_bytes, size_t count, uint64_t dim_size,
+                 int64_t pitch_bytes, int64_t* offsets_bytes) {
+  const auto* p = static_cast<const uint8_t*>(indices);
+  for (size_t i = 0; i < count; ++i) {
+    const I v = LoadAt<I>(p + static_cast<int64_t>(i) * idx_stride_bytes);
+    uint64_t u;
+    if constexpr (std::is_signed_v<I>) {
+      const auto w = static_cast<int64_t>(v);
+      u = static_cast<uint64_t>(w < 0 ? w + static_cast<int64_t>(dim_size) : w);
+    } else {
+      u = static_cast<uint64_t>(v);
+    }
+    const int64_t off = offsets_bytes[i] + static_cast<int64_t>(u) * pitch_bytes;
+    offsets_bytes[i] = (u < dim_size && offsets_bytes[i] >= 0) ? off : kDroppedOffset;
+  }
+}
+
+template <class Type>
+void FillRow(ScatterKernels* k, ScatterType type, bool arithmetic) {
+  const int t = static_cast<int>(type);
+  k->elems[t][0] = ScatterElems<Type, ScatterReduction::kNone>;
+  k->run[t][0] = ScatterRun<Type, ScatterReduction::kNone>;
+  if constexpr (!std::is_same_v<Type, BitsType<typename Type::Storage>>) {
+    if (arithmetic) {
+      k->elems[t][1] = ScatterElems<Type, ScatterReduction::kAdd>;
+      k->elems[t][2] = ScatterElems<Type, ScatterReduction::kMul>;
+      k->elems[t][3] = ScatterElems<Type, ScatterReduction::kMax>;
+      k->elems[t][4] = ScatterElems<Type, ScatterReduction::kMin>;
+      k->run[t][1] = ScatterRun<Type, ScatterReduction::kAdd>;
+      k->run[t][2] = ScatterRun<Type, ScatterReduction::kMul>;
+      k->run[t][3] = ScatterRun<Type, ScatterReduction::kMax>;
+      k->run[t][4] = ScatterRun<Type, ScatterReduction::kMin>;
+    }
+  }
+}
+
+ScatterKernels MakeKernels() {
+  ScatterKernels k = {};
+  k.resolve[static_cast<int>(IndexType::kInt32)] = ResolveDrop<int32_t>;
+  k.resolve[static_cast<int>(IndexType::kUint32)] = ResolveDrop<uint32_t>;
+  k.resolve[static_cast<int>(IndexType::kInt64)] = ResolveDrop<int64_t>;
+  k.resolve[static_cast<int>(IndexType::kUint64)] = ResolveDrop<uint64_t>;
+  FillRow<BitsType<uint8_t>>(&k, ScatterType::kBits8, false);
+  FillRow<BitsType<uint16_t>>(&k, ScatterType::kBits16, false);
+  FillRow<BitsType<uint32_t>>(&k, ScatterType::kBits32, false);
+  FillRow<BitsType<uint64_t>>(&k, ScatterType::kBits64, false);
+  FillRow<IntType<int8_t>>(&k, ScatterType::kInt8, true);
+  FillRow<IntType<uint8_t>>(&k, ScatterType::kUint8, true);
+  FillRow<IntType<int16_t>>(&k, ScatterType::kInt16, true);
+  FillRow<IntType<uint16_t>>(&k, ScatterType::kUint16, true);
+  FillRow<IntType<int32_t>>(&k, ScatterType::kInt32, true);
+  FillRow<IntType<uint32_t>>(&k, ScatterType::kUint32, true);
+  FillRow<IntType<int64_t>>(&k, ScatterType::kInt64, true);
+  FillRow<IntType<uint64_t>>(&k, ScatterType::kUint64, true);
+  FillRow<FloatType<Float16Ops>>(&k, ScatterType::kFloat16, true);
+  FillRow<FloatType<Bfloat16Ops>>(&k, ScatterType::kBfloat16, true);
+  FillRow<FloatType<Float32Ops>>(&k, ScatterType::kFloat32, true);
+  FillRow<FloatType<Float64Ops>>(&k, ScatterType::kFloat64, true);
+  return k;
+}
+
+// value = q * 2^(e - mantissa_bits) rounded to nearest even at the target's precision:
+// normal when e >= min_exp, else on the subnormal grid. Exponent and mantissa fields are
+// contiguous, so a mantissa that rounds up to 2^(bits+1) carries into the exponent (and the
+// largest finite value into infinity).
+uint16_t DoubleToSmall(double value, int mantissa_bits, int exp_bias, uint16_t inf_bits,
+                       uint16_t quiet_bit) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, 8);
+  const auto sign = static_cast<uint16_t>((bits >> 48) & 0x8000);
+  if (std::isnan(value)) {
+    const auto payload = static_cast<uint16_t>((bits >> (52 - mantissa_bits)) &
+                                               ((1u << mantissa_bits) - 1));
+    return static_cast<uint16_t>(sign | inf_bits | quiet_bit | payload);
+  }
+  const double a = std::fabs(value);
+  if (std::isinf(a)) return static_cast<uint16_t>(sign | inf_bits);
+  if (a == 0) return sign;
+  const int min_exp = 1 - exp_bias;  // exponent of the smallest normal
+  int e;
+  (void)std::frexp(a, &e);
+  e -= 1;  // a in [2^e, 2^(e+1))
+  const int max_exp = exp_bias;  // exponent of the largest finite
+  if (e > max_exp) return static_cast<uint16_t>(sign | inf_bits);
+  if (e < min_exp) {  // subnormal grid: steps of 2^(min_exp - mantissa_bits)
+    const double q = std::nearbyint(std::ldexp(a, mantissa_bits - min_exp));
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(q));
+  }
+  const double q = std::nearbyint(std::ldexp(a, mantissa_bits - e));  // in [2^m, 2^(m+1)]
+  const uint32_t field = (static_cast<uint32_t>(e + exp_bias) << mantissa_bits) +
+                         (static_cast<uint32_t>(q) - (1u << mantissa_bits));
+  return static_cast<uint16_t>(sign | field);
+}
+
+double SmallToDouble(uint16_t b, int mantissa_bits, int exp_bits, int exp_bias) {
+  const bool negative = (b & 0x8000) != 0;
+  const uint32_t exp_field = (b >> mantissa_bits) & ((1u << exp_bits) - 1);
+  const uint32_t mant = b & ((1u << mantissa_bits) - 1);
+  double v;
+  if (exp_field == (1u << exp_bits) - 1) {
+    v = mant == 0 ? HUGE_VAL : std::nan("");
+  } else if (exp_field == 0) {
+    v = std::ldexp(static_cast<double>(mant), 1 - exp_bias - mantissa_bits);
+  } else {
+    v = std::ldexp(static_cast<double>(mant + (1u << mantissa_bits)),
+                   static_cast<int>(exp_field) - exp_bias - mantissa_bits);
+  }
+  return negative ? -v : v;
+}
+
+}  // namespace
+
+double HalfToDouble(uint16_t bits) { return SmallToDouble(bits, 10, 5, 15); }
+uint16_t DoubleToHalf(double value) { return DoubleToSmall(value, 10, 15, 0x7C00, 0x0200); }
+double Bfloat16ToDouble(uint16_t bits) { return SmallToDouble(bits, 7, 8, 127); }
+uint16_t DoubleToBfloat16(double value) { return DoubleToSmall(value, 7, 127, 0x7F80, 0x0040); }
+
+const ScatterKernels& GetScatterKernels() {
+  static const ScatterKernels kKernels = MakeKernels();
+  return kKernels;
+}
+
+void ScatterApplyOne(ScatterType type, ScatterReduction reduction, uint8_t* dst,
+                     const uint8_t* src) {
+  const ScatterRunFn fn =
+      GetScatterKernels().run[static_cast<int>(type)][static_cast<int>(reduction)];
+  if (fn != nullptr) fn(dst, 0, src, 0, 1);
+}
+
+}  // namespace kernels
+}  // namespace dmlcpu

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: Apache-2.0
+// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: validation, the scatter step's plan and its
+// strict-mode scans (op_scatter.h). Messages: "<OP>: <field> is <value>, expected <constraint>".
+#include "planner/op_scatter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/format.h"
+#include "planner/geometry.h"
+#include "planner/ops.h"
+#include "planner/program_builder.h"
+#include "planner/validate_util.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+Status ReadScatterTensors(const char* op, const DML_TENSOR_DESC* input,
+                          const DML_TENSOR_DESC* indices, const DML_TENSOR_DESC* updates,
+                          const DML_TENSOR_DESC* output, ScatterGeometry* g) {
+  Status s = ReadTensor(op, "InputTensor", input, /*is_output=*/false, &g->input);
+  if (!s.ok()) return s;
+  s = ReadTensor(op, "IndicesTensor", indices, /*is_output=*/false, &g->indices);
+  if (!s.ok()) return s;
+  s = ReadTensor(op, "UpdatesTensor", updates, /*is_output=*/false, &g->updates);
+  if (!s.ok()) return s;
+  s = ReadTensor(op, "OutputTensor", output, /*is_output=*/true, &g->output);
+  if (!s.ok()) return s;
+  s = CheckSameRank(op, "IndicesTensor", g->indices, g->input);
+  if (!s.ok()) return s;
+  s = CheckSameRank(op, "UpdatesTensor", g->updates, g->input);
+  if (!s.ok()) return s;
+  s = CheckSameRank(op, "OutputTensor", g->output, g->input);
+  if (!s.ok()) return s;
+  s = CheckIndexType(op, g->indices, &g->index_type);
+  if (!s.ok()) return s;
+  s = CheckSameType(op, "UpdatesTensor", g->updates, "InputTensor", g->input);
+  if (!s.ok()) return s;
+  s = CheckSameType(op, g->output, g->input);
+  if (!s.ok()) return s;
+  ExpectedDim expected[kMaxRank];  // Out == In
+  for (uint32_t i = 0; i < g->input.rank; ++i) {
+    expected[i] = {g->input.sizes[i], Source("InputTensor", i)};
+  }
+  return CheckOutputSizes(op, g->output, expected);
+}
+
+Status ValidateScatterElements(const DML_SCATTER_OPERATOR_DESC& d, ScatterGeometry* g) {
+  const char* op = g->name;
+  Status s = ReadScatterTensors(op, d.InputTensor, d.IndicesTensor, d.UpdatesTensor,
+                                d.OutputTensor, g);
+  if (!s.ok()) return s;
+  const uint32_t n = g->input.rank;
+  if (d.Axis >= n) {
+    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op, d.Axis,
+                           n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i != d.Axis && g->indices.sizes[i] != g->input.sizes[i]) {
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes[%u]; only the Axis "
+          "dimension may differ)",
+          op, i, g->indices.sizes[i], g->input.sizes[i], i);
+    }
+  }
+  ExpectedDim expected[kMaxRank];
+  for (uint32_t i = 0; i < n; ++i) expected[i] = {g->indices.sizes[i], Source("IndicesTensor", i)};
+  s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);
+  if (!s.ok()) return s;
+  g->axis = d.Axis;
+  return Status::Ok();
+}
+
+Status ValidateScatterNd(const DML_SCATTER_ND_OPERATOR_DESC& d, ScatterGeometry* g) {
+  const char* op = g->name;
+  Status s = ReadScatterTensors(op, d.InputTensor, d.IndicesTensor, d.UpdatesTensor,
+                                d.OutputTensor, g);
+  if (!s.ok()) return s;
+  const uint32_t n = g->input.rank;
+  const uint32_t r = d.InputDimensionCount, q = d.IndicesDimensionCount;
+  if (r < 1 || r > n) {
+    return InvalidArgument(
+        "%s: InputDimensionCount is %u, expected in [1, %u] (InputTensor.DimensionCount)", op, r,
+        n);
+  }
+  if (q < 1 || q > n) {
+    return InvalidArgument(
+        "%s: IndicesDimensionCount is %u, expected in [1, %u] (IndicesTensor.DimensionCount)", op,
+        q, n);
+  }
+  for (uint32_t i = 0; i + r < n; ++i) {
+    if (g->input.sizes[i] != 1) {
+      return InvalidArgument(
+          "%s: InputTensor.Sizes[%u] is %u, expected 1: only the last InputDimensionCount (%u) "
+          "dimensions are real",
+          op, i, g->input.sizes[i], r);
+    }
+  }
+  for (uint32_t i = 0; i + q < n; ++i) {
+    if (g->indices.sizes[i] != 1) {
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last IndicesDimensionCount "
+          "(%u) dimensions are real",
+          op, i, g->indices.sizes[i], q);
+    }
+  }
+  const uint32_t t = g->indices.sizes[n - 1];
+  if (t > r) {  // DirectML 1.15.2 takes the process down on these: reject them first
+    return InvalidArgument(
+        "%s: IndicesTensor.Sizes[%u] (the index tuple size) is %u, expected in [1, %u] "
+        "(InputDimensionCount)",
+        op, n - 1, t, r);
+  }
+  const uint32_t m = (q - 1) + (r - t);
+  if (m > n) {
+    return InvalidArgument(
+        "%s: the updates need %u dimensions ((IndicesDimensionCount - 1) + (InputDimensionCount "
+        "- tuple size %u)), expected <= %u (UpdatesTensor.DimensionCount)",
+        op, m, t, n);
+  }
+  ExpectedDim expected[kMaxRank];
+  uint32_t j = 0;
+  for (; j < n - m; ++j) expected[j] = {1, "a leading 1"};
+  for (uint32_t i = n - q; i + 1 < n; ++i) {
+    expected[j++] = {g->indices.sizes[i], Source("IndicesTensor", i)};
+  }
+  for (uint32_t i = n - r + t; i < n; ++i) {
+    expected[j++] = {g->input.sizes[i], Source("InputTensor", i)};
+  }
+  s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);
+  if (!s.ok()) return s;
+  g->input_dims = r;
+  g->indices_dims = q;
+  return Status::Ok();
+}
+
+int64_t Bytes(const TensorInfo& t, uint32_t dim) {
+  return static_cast<int64_t>(t.strides_elems[dim]) * t.elem_bytes;
+}
+
+// Drops size-1 loops and merges neighbours contiguous in all three operands (row-major order
+// of the updates is kept, so last-wins order is too).
+uint32_t CollapseScatterLoops(ScatterLoop* loops, uint32_t count) {
+  uint32_t kept = 0;
+  for (uint32_t d = 0; d < count; ++d) {
+    const ScatterLoop& l = loops[d];
+    if (l.size == 1) continue;
+    if (kept > 0) {
+      ScatterLoop& prev = loops[kept - 1];
+      if (prev.out_stride_bytes == l.size * l.out_stride_bytes &&
+          prev.upd_stride_bytes == l.size * l.upd_stride_bytes &&
+          prev.idx_stride_bytes == l.size * l.idx_stride_bytes) {
+        prev.size *= l.size;
+        prev.out_stride_bytes = l.out_stride_bytes;
+        prev.upd_stride_bytes = l.upd_stride_bytes;
+        prev.idx_stride_bytes = l.idx_stride_bytes;
+        continue;
+      }
+    }
+    loops[kept++] = l;
+  }
+  if (kept == 0) {
+    loops[0] = ScatterLoop();
+    kept = 1;
+  }
+  return kept;
+}
+
+bool ArithmeticType(DML_TENSOR_DATA_TYPE type, bool uint16_as_bfloat16,
+                    kernels::ScatterType* out) {
+  using kernels::ScatterType;
+  switch (type) {
+    case DML_TENSOR_DATA_TYPE_INT8: *out = ScatterType::kInt8; return true;
+    case DML_TENSOR_DATA_TYPE_UINT8: *out = ScatterType::kUint8; return true;
+    case DML_TENSOR_DATA_TYPE_INT16: *out = ScatterType::kInt16; return true;
+    case DML_TENSOR_DATA_TYPE_UINT16:
+      *out = uint16_as_bfloat16 ? ScatterType::kBfloat16 : ScatterType::kUint16;
+      return true;
+    case DML_TENSOR_DATA_TYPE_INT32: *out = ScatterType::kInt32; return true;
+    case DML_TENSOR_DATA_TYPE_UINT32: *out = ScatterType::kUint32; return true;
+    case DML_TENSOR_DATA_TYPE_INT64: *out = ScatterType::kInt64; return true;
+    case DML_TENSOR_DATA_TYPE_UINT64: *out = ScatterType::kUint64; return true;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: *out = ScatterType::kFloat16; return true;
+    case DML_TENSOR_DATA_TYPE_FLOAT32: *out = ScatterType::kFloat32; return true;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: *out = ScatterType::kFloat64; return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+bool SameLayout(const TensorInfo& a, const TensorInfo& b) {
+  if (a.rank != b.rank || a.elem_bytes != b.elem_bytes) return false;
+  for (uint32_t i = 0; i < a.rank; ++i) {
+    if (a.sizes[i] != b.sizes[i]) return false;
+    if (a.sizes[i] > 1 && a.strides_elems[i] != b.strides_elems[i]) return false;
+  }
+  return true;
+}
+
+Status ValidateScatter(const DML_OPERATOR_DESC& desc, ScatterGeometry* g) {
+  *g = ScatterGeometry();
+  g->type = desc.Type;
+  g->name = OperatorName(desc.Type);
+  if (desc.Desc == nullptr) {
+    return InvalidArgument("%s: DML_OPERATOR_DESC.Desc is null, expected a non-null pointer",
+                           g->name);
+  }
+  if (desc.Type == DML_OPERATOR_SCATTER) {
+    return ValidateScatterElements(*static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc), g);
+  }
+  return ValidateScatterNd(*static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc), g);
+}
+
+Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& settings,
+                        ScatterPlan* plan) {
+  *plan = ScatterPlan();
+  const TensorInfo &out = g.output, &upd = g.updates, &idx = g.indices;
+  const uint32_t n = out.rank;
+  plan->elem_bytes = out.elem_bytes;
+  plan->reduction = settings.reduction;
+  plan->index_type = g.index_type;
+  if (settings.reduction == kernels::ScatterReduction::kNone) {
+    plan->type = static_cast<kernels::ScatterType>(kernels::WidthSlot(out.elem_bytes));
+  } else if (!ArithmeticType(out.data_type, settings.uint16_as_bfloat16, &plan->type)) {
+    return InvalidArgument("%s: InputTensor.DataType is %u (%s), expected a numeric type for a "
+                           "reduction",
+                           g.name, static_cast<unsigned>(out.data_type),
+                           DataTypeName(out.data_type));
+  }
+  // One loop per update dimension, in the updates' row-major order.
+  ScatterLoop loops[kMaxRank];
+  if (g.type == DML_OPERATOR_SCATTER) {
+    for (uint32_t d = 0; d < n; ++d) {
+      loops[d].size = upd.sizes[d];
+      loops[d].out_stride_bytes = d == g.axis ? 0 : Bytes(out, d);
+      loops[d].upd_stride_bytes = Bytes(upd, d);
+      loops[d].idx_stride_bytes = Bytes(idx, d);
+    }
+    plan->component_count = 1;
+    plan->components[0] = {out.sizes[g.axis], Bytes(out, g.axis), 0, g.axis};
+  } else {
+    const uint32_t r = g.input_dims, q = g.indices_dims, t = idx.sizes[n - 1];
+    const uint32_t m = (q - 1) + (r - t);
+    for (uint32_t d = 0; d < n; ++d) {
+      loops[d].size = upd.sizes[d];
+      loops[d].upd_stride_bytes = Bytes(upd, d);
+      if (d < n - m) continue;  // leading 1s
+      const uint32_t k = d - (n - m);
+      if (k < q - 1) {
+        loops[d].idx_stride_bytes = Bytes(idx, n - q + k);  // the index grid
+      } else {
+        loops[d].out_stride_bytes = Bytes(out, n - r + t + (k - (q - 1)));  // the trailing block
+      }
+    }
+    plan->component_count = t;
+    for (uint32_t j = 0; j < t; ++j) {
+      plan->components[j] = {out.sizes[n - r + j], Bytes(out, n - r + j),
+                             static_cast<int64_t>(j) * Bytes(idx, n - 1), n - r + j};
+    }
+  }
+  plan->loop_count = CollapseScatterLoops(loops, n);
+  uint64_t items = 1;
+  for (uint32_t d = 0; d < plan->loop_count; ++d) {
+    plan->loops[d] = loops[d];
+    items *= static_cast<uint64_t>(loops[d].size);
+  }
+  plan->item_count = items;
+  const ScatterLoop& row = plan->loops[plan->loop_count - 1];
+  plan->tuple_per_row = row.idx_stride_bytes == 0;
+  const uint64_t tuples = plan->tuple_per_row ? items / static_cast<uint64_t>(row.size) : items;
+  plan->bytes_moved = items * out.elem_bytes * 3 +
+                      tuples * plan->component_count * IndexBytes(g.index_type);
+  uint64_t span = out.elem_bytes;
+  for (uint32_t d = 0; d < n; ++d) span += uint64_t{out.sizes[d] - 1} * Bytes(out, d);
+  plan->key_span_bytes = span;
+
+  // The destination loop with the most coordinates splits best; none: key ranges.
+  int64_t best = 1;
+  for (uint32_t d = 0; d < plan->loop_count; ++d) {
+    if (plan->loops[d].out_stride_bytes != 0 && plan->loops[d].size > best) {
+      best = plan->loops[d].size;
+      plan->split_loop = d;
+    }
+  }
+  if (plan->split_loop == plan->loop_count - 1 && plan->loop_count >= 2 && !plan->tuple_per_row) {
+    uint64_t reach = 1;  // destinations one row item can reach: the product of the tuple's dims
+    for (uint32_t j = 0; j < plan->component_count; ++j) reach *= plan->components[j].dim_size;
+    const uint64_t line_items = std::max<uint64_t>(1, 64 / out.elem_bytes);
+    const uint64_t row_reach_bytes = reach * static_cast<uint64_t>(row.size) * out.elem_bytes;
+    if (row_reach_bytes > kScatterStripBytes) {
+      const uint64_t items = kScatterStripBytes / (reach * out.elem_bytes);
+      plan->strip_items = std::max(line_items, items / line_items * line_items);
+    }
+  }
+  const uint64_t threads = settings.concurrency == 0 ? 2 : settings.concurrency;
+  if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
+    // Key ranges make every slice read every index: measured slower than one thread on a
+    // 2-core VM (docs/performance.md#scatter), so such plans run inline; the slices stay
+    // correct for any count (tests run them).
+    plan->max_slices = plan->split_loop == kNoSplitLoop
+                           ? 1
+                           : std::min<uint64_t>(threads, static_cast<uint64_t>(best));
+  }
+  const kernels::ScatterKernels& k = kernels::GetScatterKernels();
+  plan->resolve = k.resolve[static_cast<int>(g.index_type)];
+  plan->apply_elems = k.elems[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
+  plan->apply_run = k.run[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
+  if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
+      row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
+      static_cast<uint64_t>(row.size) * out.elem_bytes >= kMinStreamRowBytes) {
+    plan->stream_row = kernels::BestKernels().copy_bytes_stream;
+  }
+  if (plan->apply_elems == nullptr || plan->apply_run == nullptr) {
+    return Status(StatusCode::kInternal, "scatter: no kernel for the type and reduction");
+  }
+  return Status::Ok();
+}
+
+void BuildScatterScans(const ScatterGeometry& g, IndexScans* scans) {
+  *scans = IndexScans();
+  const TensorInfo& idx = g.indices;
+  const uint32_t n = idx.rank;
+  const bool tuples = g.type == DML_OPERATOR_SCATTER_ND;
+  const uint32_t dims = tuples ? n - 1 : n;
+  scans->indices_binding = 1;
+  scans->index_type = g.index_type;
+  scans->tuple_size = tuples ? idx.sizes[n - 1] : 1;
+  scans->scan_count = scans->tuple_size;
+  scans->find_out_of_range =
+      kernels::BestKernels().find_out_of_range[static_cast<int>(g.index_type)];
+  for (uint32_t c = 0; c < scans->scan_count; ++c) {
+    IndexScan& scan = scans->scans[c];
+    scan.component = c;
+    if (tuples) {
+      const uint32_t dim = n - g.input_dims + c;
+      scan.dim_size = g.output.sizes[dim];
+      scan.input_dim = dim;
+      scan.offset_bytes = static_cast<int64_t>(c) * Bytes(idx, n - 1);
+    } else {
+      scan.dim_size = g.output.sizes[g.axis];
+      scan.input_dim = g.axis;
+    }
+    uint32_t count = 0;
+    for (uint32_t d = 0; d < dims; ++d) {
+      if (idx.sizes[d] == 1) continue;
+      scan.sizes[count] = idx.sizes[d];
+      scan.strides_bytes[count] = Bytes(idx, d);
+      ++count;
+    }
+    if (count == 0) {
+      scan.sizes[0] = 1;
+      scan.strides_bytes[0] = idx.elem_bytes;
+      count = 1;
+    }
+    scan.loop_count = count;
+  }
+}
+
+namespace {
+
+// Both scatters: validate, declare InputTensor, IndicesTensor, UpdatesTensor -> OutputTensor,
+// copy the input into the output (skipped in place), then the scatter step.
+Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuilder* b) {
+  ScatterGeometry g;
+  Status s = ValidateScatter(DML_OPERATOR_DESC{type, desc}, &g);
+  if (!s.ok()) return s;
+  Program* program = b->program();
+  const PlanSettings& settings = b->settings();
+  // The strict scan's messages read the indices from the geometry.
+  program->geometry.input = g.input;
+  program->geometry.indices = g.indices;
+  program->geometry.output = g.output;
+  program->geometry.has_indices = true;
+  program->geometry.index_type = g.index_type;
+  program->geometry.axis = g.axis;
+  program->geometry.input_dims = g.input_dims;
+  program->geometry.indices_dims = g.indices_dims;
+  const uint32_t input = b->AddInput("InputTensor", g.input);
+  const uint32_t indices = b->AddInput("IndicesTensor", g.indices);
+  const uint32_t updates = b->AddInput("UpdatesTensor", g.updates);
+  const uint32_t output = b->AddOutput("OutputTensor", g.output);
+  const size_t steps_before = program->steps.size();
+  s = b->AddCopy(StepSource::kInput, input, output, NestOf(g.output, g.input));
+  if (!s.ok()) return s;
+  for (size_t i = steps_before; i < program->steps.size(); ++i) {
+    program->steps[i].skip_in_place = true;
+  }
+  if (SameLayout(g.input, g.output)) program->in_place_input = input;
+
+  ScatterSettings scatter;
+  scatter.reduction = settings.scatter_reduction;
+  scatter.uint16_as_bfloat16 = settings.scatter_bfloat16;
+  scatter.concurrency = settings.concurrency;
+  scatter.serial_cutoff_bytes = settings.tuning->serial_cutoff_bytes;
+  Step step;
+  step.kind = StepKind::kScatter;
+  step.input_binding = updates;
+  step.indices_binding = indices;
+  step.output_binding = output;
+  s = BuildScatterPlan(g, scatter, &step.scatter);
+  if (!s.ok()) return s;
+  program->steps.push_back(step);
+  if (settings.strict_indices) {
+    program->strict_indices = true;
+    BuildScatterScans(g, &program->index_scans);
+    program->index_scans.indices_binding = indices;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BuildScatterProgram(const void* desc, ProgramBuilder* builder) {
+  return BuildScatterCommon(DML_OPERATOR_SCATTER, desc, builder);
+}
+
+Status BuildScatterNdProgram(const void* desc, ProgramBuilder* builder) {
+  return BuildScatterCommon(DML_OPERATOR_SCATTER_ND, desc, builder);
+}
+
+std::string DescribeScatterPlan(const ScatterPlan& plan) {
+  static const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
+  std::string s = StrFormat(
+      "    scatter of %llu update(s), reduction %s, %u loop(s) outermost first (size: "
+      "out/upd/idx byte strides):\n",
+      static_cast<unsigned long long>(plan.item_count),
+      kReductions[static_cast<int>(plan.reduction)], plan.loop_count);
+  for (uint32_t i = 0; i < plan.loop_count; ++i) {
+    const ScatterLoop& l = plan.loops[i];
+    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
+                   static_cast<long long>(l.out_stride_bytes),
+                   static_cast<long long>(l.upd_stride_bytes),
+                   static_cast<long long>(l.idx_stride_bytes));
+  }
+  for (uint32_t j = 0; j < plan.component_count; ++j) {
+    const ScatterComponent& c = plan.components[j];
+    s += StrFormat("    tuple element %u: OutputTensor dimension %u (size %llu), pitch %lld "
+                   "bytes, at index byte %lld\n",
+                   j, c.output_dim, static_cast<unsigned long long>(c.dim_size),
+                   static_cast<long long>(c.pitch_bytes),
+                   static_cast<long long>(c.idx_offset_bytes));
+  }
+  s += StrFormat("    %s; split %s; up to %llu slice(s), %llu bytes moved\n",
+                 plan.tuple_per_row ? "one tuple per row (rows applied as runs)"
+                                    : "one tuple per element",
+                 plan.split_loop == kNoSplitLoop
+                     ? "by destination key ranges"
+                     : StrFormat("along loop %u", plan.split_loop).c_str(),
+                 static_cast<unsigned long long>(plan.max_slices),
+                 static_cast<unsigned long long>(plan.bytes_moved));
+  if (plan.strip_items != 0) {
+    s += StrFormat("    the split loop walked in strips of %llu item(s)\n",
+                   static_cast<unsigned long long>(plan.strip_items));
+  }
+  if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
+  return s;
+}
+
+}  // namespace internal
+}  // namespace dmlcpu

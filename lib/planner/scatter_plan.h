@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// The plan of a scatter step (StepKind::kScatter: SCATTER, SCATTER_ND). Pure data: no Highway,
+// no TBB.
+//
+// For every update coordinate u over loops[0..loop_count), in row-major order:
+//   idx_off = sum_d u[d] * loops[d].idx_stride_bytes
+//   dest    = sum_d u[d] * loops[d].out_stride_bytes
+//           + sum_j Resolve(indices[idx_off + components[j].idx_offset_bytes]) * pitch_j
+//   output[dest] = op(output[dest], updates[sum_d u[d] * loops[d].upd_stride_bytes])
+// where Resolve wraps a negative index once and drops the whole update when the result is not
+// in [0, dim_size) (kClamp; kStrict has scanned every index first). Updates are applied in that
+// order per destination, so the last one wins (kNone) or reductions run in index order.
+//
+// Parallel work is partitioned by destination, never by update, so two threads never touch one
+// element and the bytes are the same for every thread count:
+// - split loop: a loop with out_stride_bytes != 0 (a "destination loop": updates that differ in
+//   its coordinate never share a destination, because the output layout does not overlap) is cut
+//   into contiguous coordinate ranges, one per slice; each slice walks every other loop in order.
+// - key ranges (no destination loop, e.g. a rank-1 scatter-add): each slice walks every update
+//   and applies only those whose destination key (the offset of the item's first element) falls
+//   in its share of [0, key_span_bytes). Items are whole rows where a row shares one tuple, and
+//   distinct keys then never overlap.
+#ifndef DMLCPU_PLANNER_SCATTER_PLAN_H_
+#define DMLCPU_PLANNER_SCATTER_PLAN_H_
+
+#include <cstdint>
+
+#include "kernels/scatter_kernels.h"
+#include "planner/geometry.h"
+
+namespace dmlcpu {
+namespace internal {
+
+struct ScatterLoop {
+  int64_t size = 1;
+  int64_t out_stride_bytes = 0;  // >= 0
+  int64_t upd_stride_bytes = 0;
+  int64_t idx_stride_bytes = 0;
+};
+
+struct ScatterComponent {
+  uint64_t dim_size = 1;         // size of the output dimension this tuple element addresses
+  int64_t pitch_bytes = 0;       // that dimension's output byte stride
+  int64_t idx_offset_bytes = 0;  // position of this element in the tuple
+  uint32_t output_dim = 0;       // which OutputTensor dimension (for messages)
+};
+
+constexpr uint32_t kNoSplitLoop = ~uint32_t{0};
+
+struct ScatterPlan {
+  uint32_t elem_bytes = 0;
+  kernels::ScatterType type = kernels::ScatterType::kBits8;
+  kernels::ScatterReduction reduction = kernels::ScatterReduction::kNone;
+  kernels::IndexType index_type = kernels::IndexType::kUint32;
+  uint32_t loop_count = 1;
+  ScatterLoop loops[kMaxRank];  // collapsed, row-major update order; loops[loop_count-1] = row
+  uint32_t component_count = 0;
+  ScatterComponent components[kMaxRank];
+  // The row (innermost loop) reads one index tuple (idx_stride_bytes 0): it is resolved once and
+  // the row applied as one run. Otherwise every item of a row has its own tuple.
+  bool tuple_per_row = false;
+  uint32_t split_loop = kNoSplitLoop;  // the destination loop slices split, or key ranges
+  uint64_t key_span_bytes = 0;         // key ranges: every destination key is below this
+  uint64_t item_count = 0;             // updates applied (product of the loop sizes)
+  uint64_t bytes_moved = 0;            // updates + their destinations (read and written) + indices
+  uint64_t max_slices = 1;             // 1: run inline, never touch the thread pool
+  // > 0: the split loop is the row and its destinations span more than kScatterStripBytes (a
+  // scatter along an outer axis): each slice walks its share of the row in strips of this many
+  // items, every outer loop in full per strip, so one strip's destinations (kScatterStripBytes)
+  // stay in the cache. Per
+  // destination the order of updates is unchanged.
+  uint64_t strip_items = 0;
+  kernels::ScatterResolveFn resolve = nullptr;
+  kernels::ScatterElemsFn apply_elems = nullptr;
+  kernels::ScatterRunFn apply_run = nullptr;
+  // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
+  // and updates: copied with non-temporal stores (fenced per call), so that a row landing in
+  // a cold part of a large output is written without reading it first; else null.
+  kernels::CopyBytesFn stream_row = nullptr;
+};
+
+constexpr uint64_t kMinStreamRowBytes = 1024;
+constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
+
+}  // namespace internal
+}  // namespace dmlcpu
+
+#endif  // DMLCPU_PLANNER_SCATTER_PLAN_H_

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: Apache-2.0
+// The scatter engine below the API: ValidateScatter -> BuildScatterPlan -> destination slices,
+// against the naive reference (tests/reference/reference_scatter.cc). Random shapes of ranks
+// 1-8, every element width, strided/broadcast operands, strided outputs with gaps, heavy
+// duplicates, out-of-range indices (dropped), every reduction; the same bytes for 1, 2, 3 and 7
+// slices run one after another, and for the TBB executor with 4 threads.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "executor/executor.h"
+#include "kernels/scatter_kernels.h"
+#include "planner/op_scatter.h"
+#include "reference/reference_scatter.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+using dmlcpu_test::RefReduction;
+using dmlcpu_test::RefScatterOptions;
+
+struct Tensor {
+  DML_BUFFER_TENSOR_DESC buffer = {};
+  DML_TENSOR_DESC desc = {};
+  std::vector<uint32_t> sizes, strides;
+  std::vector<uint8_t> data;
+};
+
+void Describe(Tensor* t, DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> sizes,
+              std::vector<uint32_t> strides, uint32_t slack_bytes) {
+  t->sizes = std::move(sizes);
+  t->strides = std::move(strides);
+  t->buffer.DataType = type;
+  t->buffer.DimensionCount = static_cast<uint32_t>(t->sizes.size());
+  t->buffer.Sizes = t->sizes.data();
+  t->buffer.Strides = t->strides.empty() ? nullptr : t->strides.data();
+  t->buffer.TotalTensorSizeInBytes =
+      dmlcpu_test::MinimumTensorSizeBytes(type, t->buffer.DimensionCount, t->buffer.Sizes,
+                                          t->buffer.Strides) + slack_bytes;
+  t->desc = {DML_TENSOR_TYPE_BUFFER, &t->buffer};
+  t->data.assign(t->buffer.TotalTensorSizeInBytes, 0);
+}
+
+std::vector<uint32_t> RandomStrides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes,
+                                    bool allow_broadcast) {
+  const uint32_t mode = rng() % 4;
+  if (mode == 0) return {};
+  // A random permutation of the dimensions, each stride past the extent of the inner ones,
+  // with gaps; inputs may broadcast (stride 0).
+  std::vector<uint32_t> order(sizes.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (mode == 2) std::shuffle(order.begin(), order.end(), rng);
+  std::vector<uint32_t> strides(sizes.size());
+  uint64_t extent = 1;
+  for (size_t k = order.size(); k-- > 0;) {
+    const uint32_t d = order[k];
+    if (allow_broadcast && mode == 3 && rng() % 3 == 0) {
+      strides[d] = 0;
+      continue;
+    }
+    strides[d] = static_cast<uint32_t>(extent + rng() % 2);
+    extent = strides[d] * uint64_t{sizes[d]};
+  }
+  return strides;
+}
+
+const DML_TENSOR_DATA_TYPE kDataTypes[] = {
+    DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT8,  DML_TENSOR_DATA_TYPE_INT16,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT32,
+    DML_TENSOR_DATA_TYPE_UINT32,  DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64,
+    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_FLOAT64};
+const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT32,
+                                            DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT64};
+
+struct Case {
+  DML_OPERATOR_TYPE type;
+  Tensor input, indices, updates, output;
+  DML_SCATTER_OPERATOR_DESC elements = {};
+  DML_SCATTER_ND_OPERATOR_DESC nd = {};
+  DML_OPERATOR_DESC desc = {};
+  RefScatterOptions options;
+  std::string text;
+};
+
+void FillRandom(std::mt19937_64& rng, std::vector<uint8_t>* bytes) {
+  for (auto& b : *bytes) b = static_cast<uint8_t>(rng());
+}
+
+// Index values: mostly in [-D, D) (signed) or [0, D), a few just outside, heavy duplicates.
+void FillIndices(std::mt19937_64& rng, Tensor* t, const std::vector<uint64_t>& dims_per_component,
+                 uint32_t tuple, bool allow_out_of_range) {
+  const auto type = t->buffer.DataType;
+  const uint32_t width = dmlcpu_test::DataTypeSizeBytes(type);
+  const bool is_signed = dmlcpu_test::IsSignedIndexDataType(type);
+  // Write every element slot of the buffer by its flat element number: slots past the tensor
+  // hold values too, harmless.
+  const size_t count = t->data.size() / width;
+  const uint64_t few = 1 + rng() % 3;  // small value ranges make duplicates
+  for (size_t e = 0; e < count; ++e) {
+    // The tuple component of an element slot is only known for packed/strided layouts through
+    // the coordinates; use the smallest dimension of all components to stay in range.
+    uint64_t dim = dims_per_component[0];
+    for (uint64_t d : dims_per_component) dim = std::min(dim, d);
+    (void)tuple;
+    int64_t v = static_cast<int64_t>(rng() % std::min<uint64_t>(dim, few * 2));
+    if (is_signed && rng() % 3 == 0) v -= static_cast<int64_t>(dim);
+    if (allow_out_of_range && rng() % 16 == 0) v = is_signed && rng() % 2 ? -static_cast<int64_t>(dim) - 1 - static_cast<int64_t>(rng() % 3) : static_cast<int64_t>(dim + rng() % 3);
+    if (width == 4) {
+      const auto w = static_cast<uint32_t>(v);
+      std::memcpy(t->data.data() + e * 4, &w, 4);
+    } else {
+      std::memcpy(t->data.data() + e * 8, &v, 8);
+    }
+  }
+}
+
+std::unique_ptr<Case> RandomCase(std::mt19937_64& rng) {
+  auto c = std::make_unique<Case>();
+  c->type = rng() % 2 ? DML_OPERATOR_SCATTER : DML_OPERATOR_SCATTER_ND;
+  const auto dtype = kDataTypes[rng() % (sizeof(kDataTypes) / sizeof(kDataTypes[0]))];
+  const auto itype = kIndexTypes[rng() % 4];
+  const uint32_t n = 1 + rng() % 8;
+  const uint64_t budget = n <= 2 ? 40 : n <= 4 ? 6 : 3;
+  std::vector<uint32_t> in_sizes(n);
+  for (auto& s : in_sizes) s = static_cast<uint32_t>(1 + rng() % budget);
+  std::vector<uint32_t> idx_sizes, upd_sizes;
+  std::vector<uint64_t> dims;
+  uint32_t tuple = 1;
+  if (c->type == DML_OPERATOR_SCATTER) {
+    const uint32_t axis = rng() % n;
+    idx_sizes = in_sizes;
+    idx_sizes[axis] = static_cast<uint32_t>(1 + rng() % (budget * 2));
+    upd_sizes = idx_sizes;
+    dims = {in_sizes[axis]};
+    c->elements.Axis = axis;
+    c->text = "SCATTER axis " + std::to_string(axis);
+  } else {
+    const uint32_t r = 1 + rng() % n;
+    for (uint32_t i = 0; i + r < n; ++i) in_sizes[i] = 1;
+    tuple = 1 + rng() % r;
+    // q - 1 + r - t <= n  ->  q <= n + 1 - r + t, and q <= n.
+    const uint32_t q_max = std::min(n, n + 1 - r + tuple);
+    const uint32_t q = 1 + rng() % q_max;
+    idx_sizes.assign(n, 1);
+    for (uint32_t i = n - q; i + 1 < n; ++i) idx_sizes[i] = static_cast<uint32_t>(1 + rng() % budget);
+    idx_sizes[n - 1] = tuple;
+    const uint32_t m = (q - 1) + (r - tuple);
+    upd_sizes.assign(n - m, 1);
+    for (uint32_t i = n - q; i + 1 < n; ++i) upd_sizes.push_back(idx_sizes[i]);
+    for (uint32_t i = n - r + tuple; i < n; ++i) upd_sizes.push_back(in_sizes[i]);
+    for (uint32_t j = 0; j < tuple; ++j) dims.push_back(in_sizes[n - r + j]);
+    c->nd.InputDimensionCount = r;
+    c->nd.IndicesDimensionCount = q;
+    c->text = "SCATTER_ND r " + std::to_string(r) + " q " + std::to_string(q);
+  }
+  Describe(&c->input, dtype, in_sizes, RandomStrides(rng, in_sizes, true), rng() % 8);
+  Describe(&c->indices, itype, idx_sizes, RandomStrides(rng, idx_sizes, true), rng() % 8);
+  Describe(&c->updates, dtype, upd_sizes, RandomStrides(rng, upd_sizes, true), rng() % 8);
+  Describe(&c->output, dtype, in_sizes, RandomStrides(rng, in_sizes, false), rng() % 16);
+  FillRandom(rng, &c->input.data);
+  FillRandom(rng, &c->updates.data);
+  FillRandom(rng, &c->output.data);  // stride gaps and tail must come back unchanged
+  FillIndices(rng, &c->indices, dims, tuple, rng() % 2 == 0);
+  const bool arithmetic = true;
+  c->options.reduction = arithmetic ? static_cast<RefReduction>(rng() % 5) : RefReduction::kNone;
+  c->options.uint16_as_bfloat16 = dtype == DML_TENSOR_DATA_TYPE_UINT16 && rng() % 2;
+  if (c->type == DML_OPERATOR_SCATTER) {
+    c->elements.InputTensor = &c->input.desc;
+    c->elements.IndicesTensor = &c->indices.desc;
+    c->elements.UpdatesTensor = &c->updates.desc;
+    c->elements.OutputTensor = &c->output.desc;
+    c->desc = {c->type, &c->elements};
+  } else {
+    c->nd.InputTensor = &c->input.desc;
+    c->nd.IndicesTensor = &c->indices.desc;
+    c->nd.UpdatesTensor = &c->updates.desc;
+    c->nd.OutputTensor = &c->output.desc;
+    c->desc = {c->type, &c->nd};
+  }
+  c->text += " type " + std::string(dmlcpu_test::DataTypeName(dtype)) + " idx " +
+             dmlcpu_test::DataTypeName(itype) + " in " + dmlcpu_test::SizesToString(in_sizes) +
+             " idx " + dmlcpu_test::SizesToString(idx_sizes) + " reduction " +
+             std::to_string(static_cast<int>(c->options.reduction)) +
+             (c->options.uint16_as_bfloat16 ? " bf16" : "");
+  return c;
+}
+
+std::vector<uint8_t> RunReference(const Case& c, std::vector<uint8_t> output) {
+  dmlcpu_test::ReferenceResult r =
+      c.type == DML_OPERATOR_SCATTER
+          ? dmlcpu_test::ReferenceScatter(c.elements, c.input.data.data(), c.indices.data.data(),
+                                          c.updates.data.data(), output.data(), c.options)
+          : dmlcpu_test::ReferenceScatterNd(c.nd, c.input.data.data(), c.indices.data.data(),
+                                            c.updates.data.data(), output.data(), c.options);
+  EXPECT_TRUE(r.ok) << r.error;
+  return output;
+}
+
+// Copies the input into the output element by element (what the program's copy step does).
+void CopyInput(const ScatterGeometry& g, const uint8_t* in, uint8_t* out) {
+  const uint32_t n = g.output.rank;
+  std::vector<uint64_t> coord(n, 0);
+  while (true) {
+    uint64_t io = 0, oo = 0;
+    for (uint32_t d = 0; d < n; ++d) {
+      io += coord[d] * g.input.strides_elems[d];
+      oo += coord[d] * g.output.strides_elems[d];
+    }
+    std::memmove(out + oo * g.output.elem_bytes, in + io * g.input.elem_bytes,
+                 g.output.elem_bytes);
+    uint32_t d = n;
+    while (d-- > 0) {
+      if (++coord[d] < g.output.sizes[d]) break;
+      coord[d] = 0;
+    }
+    if (d == UINT32_MAX) break;
+  }
+}
+
+TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
+  std::mt19937_64 rng(20261126);
+  ExecutorOptions executor_options;
+  executor_options.max_threads = 4;
+  Executor executor(executor_options);
+  int checked = 0;
+  for (int iteration = 0; iteration < 3000; ++iteration) {
+    std::unique_ptr<Case> c = RandomCase(rng);
+    SCOPED_TRACE(c->text);
+    ScatterGeometry g;
+    Status s = ValidateScatter(c->desc, &g);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ScatterSettings settings;
+    settings.reduction = static_cast<kernels::ScatterReduction>(c->options.reduction);
+    settings.uint16_as_bfloat16 = c->options.uint16_as_bfloat16;
+    settings.concurrency = 4;
+    settings.serial_cutoff_bytes = 0;  // every case may run in slices
+    ScatterPlan plan;
+    s = BuildScatterPlan(g, settings, &plan);
+    ASSERT_TRUE(s.ok()) << s.message();
+    const std::vector<uint8_t> expected = RunReference(*c, c->output.data);
+    for (uint64_t slices : {1, 2, 3, 7}) {
+      std::vector<uint8_t> out = c->output.data;
+      CopyInput(g, c->input.data.data(), out.data());
+      const ScatterArgs args = {out.data(), c->updates.data.data(), c->indices.data.data()};
+      for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, args, k, slices);
+      ASSERT_EQ(out, expected) << "slices " << slices;
+    }
+    std::vector<uint8_t> out = c->output.data;
+    CopyInput(g, c->input.data.data(), out.data());
+    executor.RunScatter(plan, {out.data(), c->updates.data.data(), c->indices.data.data()});
+    ASSERT_EQ(out, expected) << "executor";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3000);
+}
+
+// In place: the output buffer is the input buffer (same layout); the reference gets the same.
+TEST(ScatterEngine, InPlaceMatchesOutOfPlace) {
+  std::mt19937_64 rng(7);
+  for (int iteration = 0; iteration < 500; ++iteration) {
+    std::unique_ptr<Case> c = RandomCase(rng);
+    SCOPED_TRACE(c->text);
+    // Same layout for input and output.
+    Describe(&c->output, c->input.buffer.DataType, c->input.sizes, c->input.strides, 0);
+    bool broadcast = false;
+    for (uint32_t s : c->input.strides) broadcast |= s == 0;
+    if (broadcast) continue;  // an output cannot broadcast
+    c->output.buffer.TotalTensorSizeInBytes = c->input.buffer.TotalTensorSizeInBytes;
+    ScatterGeometry g;
+    ASSERT_TRUE(ValidateScatter(c->desc, &g).ok());
+    ASSERT_TRUE(SameLayout(g.input, g.output));
+    ScatterSettings settings;
+    settings.reduction = static_cast<kernels::ScatterReduction>(c->options.reduction);
+    settings.uint16_as_bfloat16 = c->options.uint16_as_bfloat16;
+    ScatterPlan plan;
+    ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+    std::vector<uint8_t> expected = RunReference(*c, c->input.data);  // reference out of place
+    std::vector<uint8_t> buffer = c->input.data;  // in place: only the updates are applied
+    RunScatterSlice(plan, {buffer.data(), c->updates.data.data(), c->indices.data.data()}, 0, 1);
+    ASSERT_EQ(buffer, expected);
+  }
+}
+
+// The destination split the plan picks for the shapes (docs/design.md#scatter-steps).
+TEST(ScatterEngine, PlanSplitsByDestination) {
+  const auto plan_of = [](DML_OPERATOR_TYPE type, std::vector<uint32_t> in,
+                          std::vector<uint32_t> idx, std::vector<uint32_t> upd, uint32_t a,
+                          uint32_t b) {
+    Tensor input, indices, updates, output;
+    Describe(&input, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, idx, {}, 0);
+    Describe(&updates, DML_TENSOR_DATA_TYPE_FLOAT32, upd, {}, 0);
+    Describe(&output, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    DML_SCATTER_OPERATOR_DESC e = {&input.desc, &indices.desc, &updates.desc, &output.desc, a};
+    DML_SCATTER_ND_OPERATOR_DESC n = {&input.desc, &indices.desc, &updates.desc, &output.desc, a,
+                                      b};
+    ScatterGeometry g;
+    EXPECT_TRUE(ValidateScatter(type == DML_OPERATOR_SCATTER ? DML_OPERATOR_DESC{type, &e}
+                                                             : DML_OPERATOR_DESC{type, &n},
+                                &g)
+                    .ok());
+    ScatterSettings settings;
+    settings.concurrency = 2;
+    ScatterPlan plan;
+    EXPECT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+    return plan;
+  };
+  // Axis 0 of {4096,4096}: rows walk the axis (output stride 0), columns are split.
+  ScatterPlan p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 0, 0);
+  ASSERT_EQ(p.loop_count, 2u);
+  EXPECT_EQ(p.split_loop, 1u);
+  EXPECT_EQ(p.loops[0].out_stride_bytes, 0);
+  EXPECT_EQ(p.max_slices, 2u);
+  EXPECT_EQ(p.strip_items, 128u);  // 128 columns x 4096 rows x 4 bytes = 2 MiB per strip
+  // Axis 1: rows are split.
+  p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
+  EXPECT_EQ(p.split_loop, 0u);
+  // Rank 1 into bins: no destination loop, key ranges.
+  p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
+  EXPECT_EQ(p.split_loop, kNoSplitLoop);
+  EXPECT_EQ(p.max_slices, 1u);  // key ranges: inline (docs/performance.md#scatter)
+  EXPECT_EQ(p.key_span_bytes, 65536u * 4);
+  // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs; the row block is split.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2);
+  EXPECT_TRUE(p.tuple_per_row);
+  ASSERT_EQ(p.loop_count, 2u);
+  EXPECT_EQ(p.loops[0].size, 10000);
+  EXPECT_EQ(p.loops[1].size, 512);
+  EXPECT_EQ(p.split_loop, 1u);
+  // A tiny scatter runs inline.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {100, 16}, {8, 1}, {8, 16}, 2, 2);
+  EXPECT_EQ(p.max_slices, 1u);
+}
+
+}  // namespace
+}  // namespace internal
+}  // namespace dmlcpu
