@@ -162,10 +162,26 @@ const char* BackendName(Backend backend) {
   return "?";
 }
 
+#if defined(DMLCPU_PRIVATE_TBB)
+// dmlcpu.dll links its own oneTBB (docs/windows.md#onetbb): a caller's tbb::task_arena belongs
+// to the caller's copy of oneTBB, which this library cannot enter.
+constexpr bool kCallerArenaUsable = false;
+#else
+constexpr bool kCallerArenaUsable = true;
+#endif
+
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(options.max_threads,
-                                                     static_cast<void*>(options.tbb_arena))) {
+    : state_(std::make_shared<internal::DeviceState>(
+          options.max_threads,
+          kCallerArenaUsable ? static_cast<void*>(options.tbb_arena) : nullptr)) {
   internal::SelectBackend(options, state_.get());
+  if (!kCallerArenaUsable && options.tbb_arena != nullptr) {
+    state_->backend_error = Status(
+        StatusCode::kUnsupported,
+        "DeviceOptions.tbb_arena: this dmlcpu.dll links its own oneTBB, so a caller's "
+        "tbb::task_arena cannot be entered; leave it null (use max_threads)");
+    state_->backend_reason = state_->backend_error.message();
+  }
 }
 
 StatusOr<Device> Device::Create(const DeviceOptions& options) {
