@@ -10,4 +10,8 @@ if [[ ! -f "$env_file" ]]; then
 fi
 # shellcheck disable=SC1090
 source "$env_file"
+# wine starts helper processes (services.exe, winedevice.exe, ...) that outlive the program and
+# inherit its stdout: under ctest they would hold the test's output pipe open, and ctest would
+# wait for them. Starting them first, with no inherited descriptors, avoids that.
+wine cmd.exe /c exit </dev/null >/dev/null 2>&1 || true
 exec wine "$@"

@@ -13,6 +13,8 @@ function(dmlcpu_require package target debian_package)
 endfunction()
 
 if(NOT DMLCPU_PORTABLE)
+  # A static oneTBB's package (Windows builds) names Threads::Threads without finding it.
+  find_package(Threads REQUIRED)
   dmlcpu_require(hwy hwy::hwy libhwy-dev)
   dmlcpu_require(TBB TBB::tbb libtbb-dev)
 endif()

@@ -107,6 +107,9 @@ foreach(mode plain static)
   run_step("${C_COMPILER} main.c $(pkg-config ${pc_args_text})" "${C_COMPILER}" -std=c99
            ${c_flags_list} "${SOURCE_DIR}/tests/consumer/main.c" -o "${exe}" ${pc_flags_list}
            ${linker_flags_list})
+  if(EXISTS "${exe}.exe")  # mingw's gcc adds the suffix
+    set(exe "${exe}.exe")
+  endif()
   run_program("run consumer_pc_${mode}" "${exe}" "${prefix}/bin")
   message(STATUS "${step_output}")
 endforeach()
