@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
 
   dmlcpu_bench::RegisterSliceBenchmarks();
   dmlcpu_bench::RegisterGatherBenchmarks();
+  dmlcpu_bench::RegisterPaddingBenchmarks();
+  dmlcpu_bench::RegisterCopyOpsBenchmarks();
   const std::string cpu_model = CpuModel();
   if (!cpu_model.empty()) benchmark::AddCustomContext("cpu_model", cpu_model);
   benchmark::Initialize(&arg_count, args.data());

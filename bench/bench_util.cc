@@ -155,19 +155,51 @@ std::vector<roofline::ByteRange> OutputOrderRanges(const CaseData& data) {
 }
 
 struct Bindings {
-  dmlcpu::Binding inputs[2];
-  size_t input_count = 0;
-  dmlcpu::OutputBinding output{};
+  std::vector<dmlcpu::Binding> inputs;
+  std::vector<dmlcpu::OutputBinding> outputs;
+  dmlcpu::Status Execute(const dmlcpu::CompiledOperator& op) const {
+    return op.Execute(inputs.data(), inputs.size(), outputs.data(), outputs.size());
+  }
 };
 
 Bindings BindingsOf(CaseData& data) {
   Bindings b;
-  b.inputs[b.input_count++] = {data.input->data(), data.input->size_bytes()};
+  b.inputs.push_back({data.input->data(), data.input->size_bytes()});
   if (data.indices.size_bytes() != 0) {
-    b.inputs[b.input_count++] = {data.indices.data(), data.indices.size_bytes()};
+    b.inputs.push_back({data.indices.data(), data.indices.size_bytes()});
   }
-  b.output = {data.output.data(), data.output.size_bytes()};
+  for (AlignedBuffer& more : data.more_inputs) {
+    b.inputs.push_back({more.data(), more.size_bytes()});
+  }
+  b.outputs.push_back({data.output.data(), data.output.size_bytes()});
+  for (AlignedBuffer& more : data.more_outputs) {
+    b.outputs.push_back({more.data(), more.size_bytes()});
+  }
   return b;
+}
+
+// Fastest parallel memset of `bytes` at `dst` and fastest `run_op`, alternating, each call
+// with its buffers flushed first: the write-bound cases' baseline (see CaseData::write_bound).
+void MeasureAgainstFill(const std::function<void()>& run_op,
+                        const std::vector<roofline::Span>& op_buffers, uint8_t* dst,
+                        size_t bytes, uint32_t threads, double* op_seconds,
+                        double* fill_seconds) {
+  const roofline::CopyFunction fill = [](void* to, const void*, size_t n) {
+    std::memset(to, 0x5A, n);
+  };
+  *op_seconds = *fill_seconds = 1e30;
+  double spent = 0;
+  for (int round = 0; round < 5 || spent < 0.4; ++round) {
+    for (const roofline::Span& span : op_buffers) roofline::FlushFromCaches(span);
+    const double op = roofline::TimeOnce(run_op);
+    roofline::FlushFromCaches({dst, bytes});
+    const double f = roofline::TimeOnce(
+        [&] { roofline::ParallelCopy(fill, dst, dst, bytes, threads); });
+    *op_seconds = std::min(*op_seconds, op);
+    *fill_seconds = std::min(*fill_seconds, f);
+    spent += op + f;
+    if (round >= 200) break;
+  }
 }
 
 dmlcpu::Device MakeDevice(uint32_t max_threads) {
@@ -193,7 +225,7 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
   }
   const Bindings b = BindingsOf(*data);
   // First Execute outside the loop: warms up, and lets us check the output.
-  const dmlcpu::Status first = op.Execute(b.inputs, b.input_count, &b.output, 1);
+  const dmlcpu::Status first = b.Execute(op);
   if (!first.ok()) {
     state.SkipWithError(("Execute: " + first.message()).c_str());
     return;
@@ -211,7 +243,7 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
   double best_call_seconds = 1e30;
   for (auto _ : state) {
     const auto start = time_calls ? Clock::now() : Clock::time_point();
-    const dmlcpu::Status status = op.Execute(b.inputs, b.input_count, &b.output, 1);
+    const dmlcpu::Status status = b.Execute(op);
     if (time_calls) {
       best_call_seconds = std::min(
           best_call_seconds, std::chrono::duration<double>(Clock::now() - start).count());
@@ -240,13 +272,23 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
   auto it = data->roofline.find(threads);
   if (it == data->roofline.end()) {
     const auto run_op = [&] {
-      const dmlcpu::Status status = op.Execute(b.inputs, b.input_count, &b.output, 1);
+      const dmlcpu::Status status = b.Execute(op);
       benchmark::DoNotOptimize(status.ok());
     };
-    const std::vector<roofline::Span> op_buffers = {
+    std::vector<roofline::Span> op_buffers = {
         {data->input->data(), data->input->size_bytes()},
         {data->indices.data(), data->indices.size_bytes()},
         {data->output.data(), data->output.size_bytes()}};
+    for (const AlignedBuffer& more : data->more_inputs) {
+      op_buffers.push_back({more.data(), more.size_bytes()});
+    }
+    for (const AlignedBuffer& more : data->more_outputs) {
+      op_buffers.push_back({more.data(), more.size_bytes()});
+    }
+    if (data->write_bound) {
+      MeasureAgainstFill(run_op, op_buffers, data->output.data(), data->copy_bytes, threads,
+                         &data->fill_times[threads].first, &data->fill_times[threads].second);
+    }
     if (data->source_byte_offset && !data->read_ranges_done) {
       data->read_ranges = TouchedRanges(*data);
       data->read_ranges_done = true;
@@ -295,6 +337,12 @@ void RunExecuteCase(benchmark::State& state, const CaseSpec& spec, uint32_t max_
   if (data->bound_block_elems != 0) {
     if (data->bound == 0) data->bound = ComputeBound(*data);
     state.counters["bound"] = data->bound;
+  }
+  const auto fill = data->fill_times.find(threads);
+  if (fill != data->fill_times.end()) {
+    state.counters["fill_GBps"] =
+        static_cast<double>(data->copy_bytes) / fill->second.second * 1e-9;
+    state.counters["write_ratio"] = fill->second.second / fill->second.first;
   }
 }
 

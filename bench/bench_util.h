@@ -40,6 +40,9 @@
 // fastest call is the least disturbed one (the peers report their best sample likewise).
 // Latency cases report ns_per_execute (mean) instead, Compile cases ns_per_compile (mean).
 //   threads           the thread count of the Device (and of the copies)
+//   write_ratio, fill_GBps   write-bound cases (CaseData::write_bound): the fastest parallel
+//                     memset of the output's bytes / the fastest Execute, alternating and cold
+//                     (1.0 = dmlcpu writes its output as fast as memset does)
 //
 // DMLCPU_BENCH_DESCRIBE=1 prints each case's plan (CompiledOperator::Describe) to stderr once.
 #ifndef DMLCPU_BENCH_BENCH_UTIL_H_
@@ -140,6 +143,14 @@ struct CaseData {
   std::shared_ptr<AlignedBuffer> input;
   AlignedBuffer indices;  // empty for slices
   AlignedBuffer output;
+  // Further bindings (JOIN's inputs after the first, SPLIT's outputs after the first), in order.
+  std::vector<AlignedBuffer> more_inputs;
+  std::vector<AlignedBuffer> more_outputs;
+  // Write-bound cases (TILE, expands: a small input written many times) also report
+  // write_ratio: the fastest parallel memset of copy_bytes / the fastest Execute, alternating,
+  // cold, and fill_GBps. Measured once per thread count: {Execute seconds, memset seconds}.
+  bool write_bound = false;
+  std::map<uint32_t, std::pair<double, double>> fill_times;
 
   // Useful bytes per Execute: elements read from the input + the whole indices tensor, and
   // elements written to the output. `copy_bytes` is what the baselines copy (output elements).
@@ -199,6 +210,8 @@ std::function<uint64_t(uint64_t)> SliceSource(const Tensor& input, const Tensor&
 // Families register their cases from here (called by bench_main.cc).
 void RegisterSliceBenchmarks();
 void RegisterGatherBenchmarks();
+void RegisterPaddingBenchmarks();
+void RegisterCopyOpsBenchmarks();
 
 }  // namespace dmlcpu_bench
 

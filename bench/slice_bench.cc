@@ -9,6 +9,9 @@
 //   HorizontalFlip / VerticalFlip  data augmentation flips (SLICE1 with a -1 stride)
 //   KeyTransposeView    materialising K^T for attention (input read through strides {1, 4096})
 //   StridedOutputRows   writing into every other row of a larger buffer (output strides)
+//   *View               permuted copies (IDENTITY, DEPTH_TO_SPACE) spelled as a full SLICE1 of a
+//                       strided view of the input: NCHW -> NHWC, attention heads to the sequence
+//                       axis, DepthToSpace in DCR and CRD order
 //   ShapeSubgraphSlice  the tiny slices of ONNX shape subgraphs: nanoseconds per Execute
 //   CompileRank8Slice1  Compile latency of a rank-8 SLICE1
 #include <cstdint>
@@ -141,6 +144,29 @@ std::vector<CaseSpec> SliceCases() {
   cases.push_back(Slice("KeyTransposeView", SliceParams()
                                                 .Input({4096, 4096}, {1, 4096})
                                                 .Window({0, 0}, {4096, 4096})));
+  // NCHW -> NHWC of {32, 64, 56, 56} (a ResNet activation): the NCHW buffer viewed as
+  // {N, H, W, C} with strides {C*H*W, W, 1, H*W}.
+  cases.push_back(Slice("NchwToNhwcView", SliceParams()
+                                              .Input({32, 56, 56, 64}, {200704, 56, 1, 3136})
+                                              .Window({0, 0, 0, 0}, {32, 56, 56, 64})));
+  // Attention heads {1, 32, 2048, 128} fp16 with perm {0, 2, 1, 3}: {batch, seq, heads, dim}.
+  cases.push_back(Slice("AttentionHeadsView",
+                        SliceParams()
+                            .Type(kFp16)
+                            .Input({1, 2048, 32, 128}, {8388608, 128, 262144, 1})
+                            .Window({0, 0, 0, 0}, {1, 2048, 32, 128})));
+  // DepthToSpace of {1, 256, 128, 128} with block 2 -> {1, 64, 256, 256}: the input viewed
+  // 6-D as {n, c, h, i, w, j} (output row h*2+i, column w*2+j), channel (i*2+j)*64 + c (DCR)
+  // or c*4 + i*2 + j (CRD).
+  cases.push_back(Slice("DepthToSpaceDcrView",
+                        SliceParams()
+                            .Input({1, 64, 128, 2, 128, 2},
+                                   {4194304, 16384, 128, 2097152, 1, 1048576})
+                            .Window({0, 0, 0, 0, 0, 0}, {1, 64, 128, 2, 128, 2})));
+  cases.push_back(Slice("DepthToSpaceCrdView",
+                        SliceParams()
+                            .Input({1, 64, 128, 2, 128, 2}, {4194304, 65536, 128, 32768, 1, 16384})
+                            .Window({0, 0, 0, 0, 0, 0}, {1, 64, 128, 2, 128, 2})));
   // {2048, 4096} written into every other row of a {4096, 4096} buffer (output strides).
   cases.push_back(Slice("StridedOutputRows", SliceParams()
                                                  .Input({2048, 4096})

@@ -19,7 +19,7 @@ int main() {
                   out_desc = {DML_TENSOR_TYPE_BUFFER, &out};
   DML_GATHER_ND1_OPERATOR_DESC gather = {&in_desc, &idx_desc, &out_desc, 3, 3, 1};
 
-  dmlcpu::Device device;  // all cores; DeviceOptions{1} for serial
+  dmlcpu::Device device;  // every CPU it may use; DeviceOptions{1} for serial
   auto op = device.Compile({DML_OPERATOR_GATHER_ND1, &gather});
   if (!op.ok()) return std::printf("%s\n", op.status().message().c_str()), 1;
 

@@ -29,6 +29,17 @@ CASE_LABELS = {
     "SparseVoxelGatherNd": "f32 {64,64,64,64}, 1000000 4-tuples",
     "BatchedTokenGatherNd1": "f32 {8,1024,256}, batch 1, 8x2000 ids",
     "TinyEmbeddingGather": "f32 {100,16}, 8 ids",
+    "AttentionHeadsTranspose": "f16 {1,32,2048,128} perm {0,2,1,3}",
+    "KeyTranspose2D": "f32 {4096,4096} transposed (IDENTITY)",
+    "KvCacheAppendJoin": "f16 {8,32,2047,128} ++ {8,32,1,128} on axis 2",
+    "QkvSplit": "f16 {8,2048,12288} into 3 on the last axis",
+    "TileRows": "f32 {1,1,4096} tiled to {1,2048,4096}",
+    "ExpandRows": "f32 {1,4096} expanded to {4096,4096}",
+    "TinyTranspose": "f32 {4,16} transposed",
+    "TinyExpand": "f32 {1,16} expanded to {4,16}",
+    "TinyConcat": "f32 {4,8} ++ {4,8} on axis 1",
+    "TinySplit": "f32 {4,16} into 2 on axis 1",
+    "TinyTile": "f32 {4,4} tiled {1,4}",
 }
 
 

@@ -253,6 +253,47 @@ def batched_gather_nd1_case(name, data, ids):
 
 # Cases in dmlcpu_bench's order. Each entry builds lazily (buffers are large).
 LLAMA2_VOCAB, LLAMA3_VOCAB, HIDDEN = 32000, 128256, 4096
+def broadcast(a, shape):
+    """A broadcast view of `a` (NumPy array or torch tensor) with `shape`."""
+    if torch is not None and isinstance(a, torch.Tensor):
+        return a.expand(*shape)
+    return np.broadcast_to(a, shape)
+
+
+def concat_case(name, parts, axis, latency=False):
+    """JOIN: np.concatenate / torch.cat into a preallocated output."""
+    out_shape = list(parts[0].shape)
+    out_shape[axis] = sum(p.shape[axis] for p in parts)
+    out = filled(tuple(out_shape), parts[0].dtype)
+    case = Case(name, 2 * out.nbytes, latency)
+    case.numpy["concatenate_out"] = lambda: np.concatenate(parts, axis=axis, out=out)
+    if torch is not None:
+        parts_t, out_t = [as_torch(p) for p in parts], as_torch(out)
+        case.torch["cat_out"] = lambda: torch.cat(parts_t, dim=axis, out=out_t)
+    return case
+
+
+def split_case(name, source, count, axis, latency=False):
+    """SPLIT into `count` equal parts: each part's view copied into its own output."""
+    views = np.split(source, count, axis=axis)
+    outs = [filled(v.shape, source.dtype) for v in views]
+    case = Case(name, 2 * source.nbytes, latency)
+
+    def run_numpy():
+        for out, view in zip(outs, views):
+            np.copyto(out, view)
+    case.numpy["copyto_each"] = run_numpy
+    if torch is not None:
+        chunks = torch.chunk(as_torch(source), count, dim=axis)
+        outs_t = [as_torch(o) for o in outs]
+
+        def run_torch():
+            for out, chunk in zip(outs_t, chunks):
+                out.copy_(chunk)
+        case.torch["copy_each"] = run_torch
+    return case
+
+
 CASES = [
     ("KvCacheWindow", lambda: slice_case(
         "KvCacheWindow", filled((8, 64, 2048, 128), np.float16),
@@ -318,6 +359,37 @@ CASES = [
     ("TinyEmbeddingGather", lambda: take_case(
         "TinyEmbeddingGather", filled((100, 16), np.float32), random_indices(13, 8, 100), 0,
         latency=True)),
+    # Copy-shaped ops (bench/copy_ops_bench.cc).
+    ("AttentionHeadsTranspose", lambda: slice_case(
+        "AttentionHeadsTranspose", filled((1, 32, 2048, 128), np.float16),
+        lambda a: a.permute(0, 2, 1, 3) if not isinstance(a, np.ndarray)
+        else a.transpose(0, 2, 1, 3),
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 1, 3]}))),
+    ("KeyTranspose2D", lambda: slice_case(
+        "KeyTranspose2D", filled((4096, 4096), np.float32), lambda a: a.T,
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [1, 0]}))),
+    ("KvCacheAppendJoin", lambda: concat_case(
+        "KvCacheAppendJoin", [filled((8, 32, 2047, 128), np.float16),
+                              filled((8, 32, 1, 128), np.float16)], 2)),
+    ("QkvSplit", lambda: split_case("QkvSplit", filled((8, 2048, 12288), np.float16), 3, 2)),
+    ("TileRows", lambda: slice_case(
+        "TileRows", filled((1, 1, 4096), np.float32), lambda a: broadcast(a, (1, 2048, 4096)))),
+    ("ExpandRows", lambda: slice_case(
+        "ExpandRows", filled((1, 4096), np.float32), lambda a: broadcast(a, (4096, 4096)))),
+    ("TinyTranspose", lambda: slice_case(
+        "TinyTranspose", filled((4, 16), np.float32), lambda a: a.T, latency=True)),
+    ("TinyExpand", lambda: slice_case(
+        "TinyExpand", filled((1, 16), np.float32), lambda a: broadcast(a, (4, 16)),
+        latency=True)),
+    ("TinyConcat", lambda: concat_case(
+        "TinyConcat", [filled((4, 8), np.float32), filled((4, 8), np.float32)], 1,
+        latency=True)),
+    ("TinySplit", lambda: split_case("TinySplit", filled((4, 16), np.float32), 2, 1,
+                                     latency=True)),
+    ("TinyTile", lambda: slice_case(
+        "TinyTile", filled((4, 4), np.float32),
+        lambda a: broadcast(a.reshape(4, 1, 4), (4, 4, 4)).reshape(4, 16)
+        if isinstance(a, np.ndarray) else a.repeat(1, 4), latency=True)),
 ]
 
 

@@ -382,6 +382,110 @@ typedef struct DML_GATHER_ND1_OPERATOR_DESC {
   uint32_t BatchDimensionCount;
 } DML_GATHER_ND1_OPERATOR_DESC;
 
+/* Padding, depth/space and SLICE_GRAD (docs/semantics.md#padding). */
+typedef enum DML_PADDING_MODE {
+  DML_PADDING_MODE_CONSTANT = 0,
+  DML_PADDING_MODE_EDGE = 1,
+  DML_PADDING_MODE_REFLECTION = 2,
+  DML_PADDING_MODE_SYMMETRIC = 3, /* feature level 3_0 */
+  DML_PADDING_MODE_WRAP = 4       /* feature level 6_4 */
+} DML_PADDING_MODE;
+
+typedef enum DML_DEPTH_SPACE_ORDER {
+  DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = 0,
+  DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = 1
+} DML_DEPTH_SPACE_ORDER;
+
+typedef struct DML_PADDING_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  DML_PADDING_MODE PaddingMode;
+  float PaddingValue;
+  uint32_t DimensionCount;
+  const uint32_t* StartPadding;
+  const uint32_t* EndPadding;
+} DML_PADDING_OPERATOR_DESC;
+
+typedef struct DML_PADDING1_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  DML_PADDING_MODE PaddingMode;
+  DML_TENSOR_DATA_TYPE PaddingValueDataType;
+  DML_SCALAR_UNION PaddingValue;
+  uint32_t DimensionCount;
+  const uint32_t* StartPadding;
+  const uint32_t* EndPadding;
+} DML_PADDING1_OPERATOR_DESC;
+
+typedef struct DML_SPACE_TO_DEPTH_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t BlockSize;
+} DML_SPACE_TO_DEPTH_OPERATOR_DESC;
+
+typedef struct DML_DEPTH_TO_SPACE_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t BlockSize;
+} DML_DEPTH_TO_SPACE_OPERATOR_DESC;
+
+typedef struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t BlockSize;
+  DML_DEPTH_SPACE_ORDER Order;
+} DML_DEPTH_TO_SPACE1_OPERATOR_DESC;
+
+typedef struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t BlockSize;
+  DML_DEPTH_SPACE_ORDER Order;
+} DML_SPACE_TO_DEPTH1_OPERATOR_DESC;
+
+typedef struct DML_SLICE_GRAD_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputGradientTensor;
+  const DML_TENSOR_DESC* OutputGradientTensor;
+  uint32_t DimensionCount;
+  const uint32_t* InputWindowOffsets;
+  const uint32_t* InputWindowSizes;
+  const int32_t* InputWindowStrides; /* signed, as SLICE1's */
+} DML_SLICE_GRAD_OPERATOR_DESC;
+
+/* ---- Copy-shaped data movement: ELEMENT_WISE_IDENTITY, JOIN, SPLIT, TILE ---- */
+
+typedef struct DML_SCALE_BIAS {
+  float Scale;
+  float Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  const DML_SCALE_BIAS* ScaleBias; /* may be null */
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+typedef struct DML_JOIN_OPERATOR_DESC {
+  uint32_t InputCount;
+  const DML_TENSOR_DESC* InputTensors; /* InputCount descs */
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t Axis;
+} DML_JOIN_OPERATOR_DESC;
+
+typedef struct DML_SPLIT_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  uint32_t OutputCount;
+  const DML_TENSOR_DESC* OutputTensors; /* OutputCount descs */
+  uint32_t Axis;
+} DML_SPLIT_OPERATOR_DESC;
+
+typedef struct DML_TILE_OPERATOR_DESC {
+  const DML_TENSOR_DESC* InputTensor;
+  const DML_TENSOR_DESC* OutputTensor;
+  uint32_t RepeatsCount;
+  const uint32_t* Repeats;
+} DML_TILE_OPERATOR_DESC;
+
 #endif /* !defined(DIRECTML_H) */
 
 /* Layout checks: DirectML's x64 ABI (docs/semantics.md#tensor-descriptions and
@@ -429,6 +533,40 @@ DMLCPU_LAYOUT_CHECK(slice1_strides, offsetof(DML_SLICE1_OPERATOR_DESC, InputWind
 DMLCPU_LAYOUT_CHECK(gather_nd1_size, sizeof(DML_GATHER_ND1_OPERATOR_DESC) == 40);
 DMLCPU_LAYOUT_CHECK(gather_nd1_b,
                     offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 32);
+DMLCPU_LAYOUT_CHECK(padding_size, sizeof(DML_PADDING_OPERATOR_DESC) == 48);
+DMLCPU_LAYOUT_CHECK(padding_value, offsetof(DML_PADDING_OPERATOR_DESC, PaddingValue) == 20);
+DMLCPU_LAYOUT_CHECK(padding_end, offsetof(DML_PADDING_OPERATOR_DESC, EndPadding) == 40);
+DMLCPU_LAYOUT_CHECK(padding1_size, sizeof(DML_PADDING1_OPERATOR_DESC) == 56);
+DMLCPU_LAYOUT_CHECK(padding1_type,
+                    offsetof(DML_PADDING1_OPERATOR_DESC, PaddingValueDataType) == 20);
+DMLCPU_LAYOUT_CHECK(padding1_value, offsetof(DML_PADDING1_OPERATOR_DESC, PaddingValue) == 24);
+DMLCPU_LAYOUT_CHECK(padding1_end, offsetof(DML_PADDING1_OPERATOR_DESC, EndPadding) == 48);
+DMLCPU_LAYOUT_CHECK(depth_to_space_size, sizeof(DML_DEPTH_TO_SPACE_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(space_to_depth_size, sizeof(DML_SPACE_TO_DEPTH_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(depth_to_space1_order,
+                    offsetof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, Order) == 20 &&
+                        sizeof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(space_to_depth1_order,
+                    offsetof(DML_SPACE_TO_DEPTH1_OPERATOR_DESC, Order) == 20 &&
+                        sizeof(DML_SPACE_TO_DEPTH1_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(slice_grad_size, sizeof(DML_SLICE_GRAD_OPERATOR_DESC) == 48);
+DMLCPU_LAYOUT_CHECK(slice_grad_strides,
+                    offsetof(DML_SLICE_GRAD_OPERATOR_DESC, InputWindowStrides) == 40);
+DMLCPU_LAYOUT_CHECK(scale_bias_size, sizeof(DML_SCALE_BIAS) == 8);
+DMLCPU_LAYOUT_CHECK(identity_size, sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 24);
+DMLCPU_LAYOUT_CHECK(identity_scale_bias,
+                    offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias) == 16);
+DMLCPU_LAYOUT_CHECK(join_size, sizeof(DML_JOIN_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(join_inputs, offsetof(DML_JOIN_OPERATOR_DESC, InputTensors) == 8);
+DMLCPU_LAYOUT_CHECK(join_output, offsetof(DML_JOIN_OPERATOR_DESC, OutputTensor) == 16);
+DMLCPU_LAYOUT_CHECK(join_axis, offsetof(DML_JOIN_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(split_size, sizeof(DML_SPLIT_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(split_count, offsetof(DML_SPLIT_OPERATOR_DESC, OutputCount) == 8);
+DMLCPU_LAYOUT_CHECK(split_outputs, offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors) == 16);
+DMLCPU_LAYOUT_CHECK(split_axis, offsetof(DML_SPLIT_OPERATOR_DESC, Axis) == 24);
+DMLCPU_LAYOUT_CHECK(tile_size, sizeof(DML_TILE_OPERATOR_DESC) == 32);
+DMLCPU_LAYOUT_CHECK(tile_count, offsetof(DML_TILE_OPERATOR_DESC, RepeatsCount) == 16);
+DMLCPU_LAYOUT_CHECK(tile_repeats, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == 24);
 #endif
 DMLCPU_LAYOUT_CHECK(enum_size, sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_OPERATOR_TYPE) == 4);
 DMLCPU_LAYOUT_CHECK(op_gather_value, DML_OPERATOR_GATHER == 67 && DML_OPERATOR_SLICE == 60);
@@ -438,6 +576,17 @@ DMLCPU_LAYOUT_CHECK(op_family_values, DML_OPERATOR_GATHER_ELEMENTS == 107 &&
                                           DML_OPERATOR_GATHER_ND1 == 140);
 DMLCPU_LAYOUT_CHECK(op_scatter_values,
                     DML_OPERATOR_SCATTER == 94 && DML_OPERATOR_SCATTER_ND == 109);
+DMLCPU_LAYOUT_CHECK(op_padding_values,
+                    DML_OPERATOR_PADDING == 64 && DML_OPERATOR_PADDING1 == 155 &&
+                        DML_OPERATOR_SPACE_TO_DEPTH == 68 && DML_OPERATOR_DEPTH_TO_SPACE == 69 &&
+                        DML_OPERATOR_DEPTH_TO_SPACE1 == 113 &&
+                        DML_OPERATOR_SPACE_TO_DEPTH1 == 114 && DML_OPERATOR_SLICE_GRAD == 135);
+DMLCPU_LAYOUT_CHECK(padding_mode_values,
+                    DML_PADDING_MODE_SYMMETRIC == 3 && DML_PADDING_MODE_WRAP == 4 &&
+                        DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH == 1);
+DMLCPU_LAYOUT_CHECK(op_copy_values, DML_OPERATOR_ELEMENT_WISE_IDENTITY == 1 &&
+                                         DML_OPERATOR_SPLIT == 62 && DML_OPERATOR_JOIN == 63 &&
+                                         DML_OPERATOR_TILE == 70);
 #undef DMLCPU_LAYOUT_CHECK
 
 #endif /* DMLCPU_DML_COMPAT_H_ */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // dmlcpu — C++ API: compile a DirectML operator descriptor once, execute it many times on the CPU.
 //
-//   dmlcpu::Device device;                                  // all cores
+//   dmlcpu::Device device;                                  // every CPU it may use
 //   auto op = device.Compile(desc, {});                     // validates and plans
 //   if (!op.ok()) { puts(op.status().message().c_str()); }
 //   Status s = op->Execute({{input, input_bytes}, {indices, indices_bytes}},
@@ -65,8 +65,19 @@ struct NativeBinding {
   uint64_t size_bytes;
 };
 
+// An engine-owned thread pool (DeviceOptions::parallel_for; the contract is in docs/abi.md,
+// "The engine's thread pool"): parallel_for(context, task_count, function, argument) must run
+// function(argument, i) once for every i in [0, task_count), on any threads, in any order, and
+// return only when all have returned. Tasks never wait on each other, so running them inline is
+// correct. The same types as dmlcpu_task_fn / dmlcpu_parallel_for_fn in dmlcpu_c.h.
+using TaskFn = void (*)(void* argument, uint32_t task_index);
+using ParallelForFn = void (*)(void* context, uint32_t task_count, TaskFn function,
+                               void* argument);
+
 struct DeviceOptions {
-  // Upper bound on threads used by one Execute. 0 = all cores; 1 = fully serial, no TBB call.
+  // Upper bound on threads used by one Execute. 0 = the CPUs this process may run on (its
+  // affinity mask, capped by its cgroup CPU quota); 1 = fully serial, no thread pool call.
+  // With parallel_for: the pool's width, the most tasks one parallel_for call is given.
   uint32_t max_threads = 0;
   // Optional caller-owned oneTBB arena, set and read with SetTbbArena / GetTbbArena from
   // dmlcpu/tbb.h (null = the device owns its threads). Execute runs its parallel work inside
@@ -81,6 +92,13 @@ struct DeviceOptions {
   // (DIRECT or COMPUTE) instead of creating them. Both are AddRef'd while the device lives.
   void* d3d12_device = nullptr;
   void* d3d12_queue = nullptr;
+  // Optional engine-owned thread pool, used instead of oneTBB (and in portable builds, which
+  // otherwise run serially): each parallel step of an Execute calls parallel_for once, from the
+  // thread that called Execute, with at most max_threads tasks of whole grains (the same
+  // partition as oneTBB's, so the same results). Work below the serial cutoff never calls it.
+  // Setting both parallel_for and tbb_arena is an error (Device::Create and Compile say so).
+  ParallelForFn parallel_for = nullptr;
+  void* parallel_for_context = nullptr;  // passed to parallel_for as is
 };
 
 // A bound tensor: a host pointer and the number of bytes that may be accessed from it, which
@@ -101,10 +119,12 @@ class DMLCPU_API CompiledOperator {
  public:
   CompiledOperator() = default;
 
-  // Runs the operator. Bindings are in the order of the tensor fields of the operator struct:
-  // inputs = InputTensor[, IndicesTensor]; outputs = OutputTensor. Checks, in O(1): counts,
-  // null pointers, sizes against TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, and that
-  // no output range overlaps an input range. On any error nothing is written.
+  // Runs the operator. Bindings are in the order of the tensor fields of the operator struct,
+  // array fields element by element: inputs = InputTensor[, IndicesTensor] for the gathers,
+  // InputTensors[0..InputCount) for JOIN; outputs = OutputTensor, or OutputTensors[..] for
+  // SPLIT. Checks, in O(bindings^2): counts, null pointers, sizes against
+  // TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, and that no output range overlaps an
+  // input range or another output range. On any error nothing is written.
   Status Execute(const Binding* inputs, size_t input_count, const OutputBinding* outputs,
                  size_t output_count) const;
   Status Execute(std::initializer_list<Binding> inputs,
@@ -138,7 +158,7 @@ class DMLCPU_API CompiledOperator {
 
  private:
   friend class Device;
-  Status ExecuteOnBackend(const uint8_t* const* inputs, uint8_t* output) const;
+  Status ExecuteOnBackend(const Binding* inputs, const OutputBinding* outputs) const;
   std::shared_ptr<const internal::DeviceState> device_;
   std::shared_ptr<const internal::Program> program_;
   std::shared_ptr<const void> backend_op_;  // the D3D12 backend's operator, else null
@@ -170,8 +190,8 @@ class DMLCPU_API Device {
   // cannot be created (the message names the failing call and its HRESULT).
   static StatusOr<Device> Create(const DeviceOptions& options);
 
-  // Threads an Execute on this device may use (>= 1; always 1 in portable builds, whose
-  // executor runs every Execute on the calling thread).
+  // Threads an Execute on this device may use (>= 1; in portable builds 1 unless the device
+  // has a parallel_for, since their executor otherwise runs every Execute on the calling thread).
   uint32_t max_concurrency() const;
 
   // The backend chosen (kCpu or kD3D12, never kAuto) and why, e.g. "requested" or "kAuto: this

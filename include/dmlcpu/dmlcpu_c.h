@@ -63,7 +63,8 @@ typedef struct dmlcpu_input_binding {
   uint64_t size_bytes;
 } dmlcpu_input_binding;
 
-/* max_threads: 0 = all cores, 1 = serial. *out receives the device (NULL on failure). */
+/* max_threads: 0 = the CPUs this process may run on (affinity mask, cgroup CPU quota),
+ * 1 = serial. *out receives the device (NULL on failure). */
 DMLCPU_API dmlcpu_status dmlcpu_device_create(uint32_t max_threads, dmlcpu_device** out);
 typedef enum dmlcpu_backend {
   DMLCPU_BACKEND_CPU = 0,
@@ -71,14 +72,29 @@ typedef enum dmlcpu_backend {
   DMLCPU_BACKEND_AUTO = 2   /* D3D12 when DirectML.dll and an adapter are present, else CPU */
 } dmlcpu_backend;
 
+/* An engine-owned thread pool (docs/abi.md, "The engine's thread pool"). parallel_for must
+ * run function(argument, i) exactly once for every i in [0, task_count), on any threads
+ * (the calling one included), in any order, and return only after every call has returned.
+ * dmlcpu calls it from inside dmlcpu_execute, on the thread that called dmlcpu_execute, never
+ * from inside a task; several threads executing at once call it at once (it must be
+ * re-entrant). Tasks never wait on each other, so running some or all of them inline on the
+ * calling thread is correct. */
+typedef void (*dmlcpu_task_fn)(void* argument, uint32_t task_index);
+typedef void (*dmlcpu_parallel_for_fn)(void* context, uint32_t task_count,
+                                       dmlcpu_task_fn function, void* argument);
+
 /* Options for dmlcpu_device_create_ex. Zero-initialise, then set struct_size (the rule for
  * older and newer sizes is at the top of this file; at least 4, the struct_size field). */
 typedef struct dmlcpu_device_options {
   uint32_t struct_size;   /* sizeof(dmlcpu_device_options) */
-  uint32_t max_threads;   /* as for dmlcpu_device_create */
+  uint32_t max_threads;   /* as for dmlcpu_device_create; with parallel_for: the pool's width */
   dmlcpu_backend backend; /* DMLCPU_BACKEND_CPU when zero */
   void* d3d12_device;     /* optional ID3D12Device* to adopt (D3D12/AUTO) */
   void* d3d12_queue;      /* optional ID3D12CommandQueue* to adopt (D3D12/AUTO) */
+  /* 0.2.0+: optional engine pool, used instead of oneTBB: each parallel step of an execute
+   * makes one call with at most max_threads tasks (0: the CPUs this process may run on). */
+  dmlcpu_parallel_for_fn parallel_for; /* NULL: dmlcpu's own threads */
+  void* parallel_for_context;          /* passed to parallel_for as is */
 } dmlcpu_device_options;
 
 /* Fails (DMLCPU_UNSUPPORTED) when DMLCPU_BACKEND_D3D12 is requested and cannot be created. */
@@ -203,6 +219,19 @@ DMLCPU_API uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node);
 DMLCPU_API dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node,
                                                       uint32_t index, uint64_t* size_bytes);
 DMLCPU_API uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node);
+/* Every output binding (the single-output queries above describe output 0): the count (0 for
+ * NULL), and per output `index` its ONNX rank and shape (`*shape` valid as long as the node;
+ * NULL when the rank is 0), element type (TensorProto.DataType) and least binding byte size (0
+ * for an empty tensor). DMLCPU_INVALID_ARGUMENT for a NULL argument or index >= the count. */
+DMLCPU_API uint32_t dmlcpu_onnx_node_output_count(const dmlcpu_onnx_node* node);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_shape_at(const dmlcpu_onnx_node* node,
+                                                          uint32_t index, uint32_t* rank,
+                                                          const int64_t** shape);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_element_type_at(const dmlcpu_onnx_node* node,
+                                                                 uint32_t index,
+                                                                 int32_t* element_type);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_bytes_at(const dmlcpu_onnx_node* node,
+                                                          uint32_t index, uint64_t* size_bytes);
 /* Writes one line (DirectML operator, attributes, tensors; NUL-terminated, truncated to
  * capacity) and returns its full length. */
 DMLCPU_API uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,

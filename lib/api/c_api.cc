@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -40,7 +41,23 @@ dmlcpu_status FromStatus(const dmlcpu::Status& s) {
   return Fail(static_cast<dmlcpu_status>(s.code()), s.message());
 }
 
-constexpr uint32_t kMaxBindings = 2;
+// Bindings converted on the stack; operators with more (a JOIN of many inputs) convert into a
+// heap array, the C ABI's one allocation on Execute (docs/abi.md).
+constexpr uint32_t kStackBindings = 16;
+
+// `count` elements of T: on the stack up to kStackBindings, else on the heap.
+template <typename T>
+class BindingArray {
+ public:
+  explicit BindingArray(uint32_t count) {
+    if (count > kStackBindings) heap_.resize(count);
+  }
+  T* data() { return heap_.empty() ? stack_ : heap_.data(); }
+
+ private:
+  T stack_[kStackBindings];
+  std::vector<T> heap_;
+};
 
 // struct_size rule (dmlcpu_c.h): fields wholly inside struct_size are read, the rest keep
 // their defaults; more than sizeof(T) is refused.
@@ -56,6 +73,11 @@ dmlcpu_status CheckStructSize(const char* function, const char* name, uint32_t s
   }
   return DMLCPU_OK;
 }
+// The C callback types are the C++ API's (one definition of the engine-pool contract).
+static_assert(std::is_same<dmlcpu_task_fn, dmlcpu::TaskFn>::value, "dmlcpu_task_fn");
+static_assert(std::is_same<dmlcpu_parallel_for_fn, dmlcpu::ParallelForFn>::value,
+              "dmlcpu_parallel_for_fn");
+
 #define DMLCPU_HAS_FIELD(type, pointer, field) \
   (offsetof(type, field) + sizeof(pointer->field) <= pointer->struct_size)
 
@@ -94,6 +116,14 @@ dmlcpu_status FinishNode(const char* function,
 
 using IndexedNodeBuilder = dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc> (*)(
     const dmlcpu::onnx::TensorType&, const dmlcpu::onnx::TensorType&, int64_t);
+
+// DMLCPU_INVALID_ARGUMENT (naming `function`) unless index < the node's output count.
+dmlcpu_status CheckOutputIndex(const char* function, const dmlcpu_onnx_node* node, uint32_t index) {
+  if (index < node->node.output_count()) return DMLCPU_OK;
+  return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": index is " +
+                                           std::to_string(index) + ", expected < " +
+                                           std::to_string(node->node.output_count()));
+}
 
 // The shared body of dmlcpu_onnx_gather, _gather_elements and _gather_nd.
 dmlcpu_status BuildIndexedNode(const char* function, IndexedNodeBuilder build,
@@ -135,15 +165,21 @@ dmlcpu_status ExecuteBindings(const char* function, const dmlcpu_operator* op,
   if (output_count > 0 && outputs == nullptr) {
     return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": outputs is null");
   }
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+  if (input_count != op->op.input_count() || output_count != op->op.output_count()) {
     // Let the C++ API produce the count message without copying unbounded arrays.
     return FromStatus(op->op.Execute(nullptr, input_count, nullptr, output_count));
   }
-  dmlcpu::Binding in[kMaxBindings];
-  dmlcpu::OutputBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
-  for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
-  return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  try {
+    BindingArray<dmlcpu::Binding> in_array(input_count);
+    BindingArray<dmlcpu::OutputBinding> out_array(output_count);
+    dmlcpu::Binding* in = in_array.data();
+    dmlcpu::OutputBinding* out = out_array.data();
+    for (uint32_t i = 0; i < input_count; ++i) in[i] = {inputs[i].data, inputs[i].size_bytes};
+    for (uint32_t i = 0; i < output_count; ++i) out[i] = {outputs[i].data, outputs[i].size_bytes};
+    return FromStatus(op->op.Execute(in, input_count, out, output_count));
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, std::string(function) + ": out of memory");
+  }
 }
 
 }  // namespace
@@ -204,6 +240,12 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
   if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, d3d12_queue)) {
     o.d3d12_queue = options->d3d12_queue;
   }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, parallel_for)) {
+    o.parallel_for = options->parallel_for;
+  }
+  if (DMLCPU_HAS_FIELD(dmlcpu_device_options, options, parallel_for_context)) {
+    o.parallel_for_context = options->parallel_for_context;
+  }
   options = &o;
   try {
     dmlcpu::DeviceOptions device_options;
@@ -211,6 +253,8 @@ dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
     device_options.backend = static_cast<dmlcpu::Backend>(options->backend);
     device_options.d3d12_device = options->d3d12_device;
     device_options.d3d12_queue = options->d3d12_queue;
+    device_options.parallel_for = options->parallel_for;
+    device_options.parallel_for_context = options->parallel_for_context;
     auto device = dmlcpu::Device::Create(device_options);
     if (!device.ok()) return FromStatus(device.status());
     *out = new dmlcpu_device(std::move(device).value());
@@ -316,21 +360,24 @@ dmlcpu_status dmlcpu_execute_native(const dmlcpu_operator* op,
                                     const dmlcpu_native_binding* outputs,
                                     uint32_t output_count) {
   if (op == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: op is null");
-  if (input_count > kMaxBindings || output_count > kMaxBindings) {
+  if (input_count != op->op.input_count() || output_count != op->op.output_count()) {
     return FromStatus(op->op.ExecuteNative(nullptr, input_count, nullptr, output_count));
   }
   if ((input_count > 0 && inputs == nullptr) || (output_count > 0 && outputs == nullptr)) {
     return Fail(DMLCPU_INVALID_ARGUMENT, "dmlcpu_execute_native: inputs or outputs is null");
   }
-  dmlcpu::NativeBinding in[kMaxBindings];
-  dmlcpu::NativeBinding out[kMaxBindings];
-  for (uint32_t i = 0; i < input_count; ++i) {
-    in[i] = {inputs[i].resource, inputs[i].offset_bytes, inputs[i].size_bytes};
+  try {
+    std::vector<dmlcpu::NativeBinding> in(input_count), out(output_count);
+    for (uint32_t i = 0; i < input_count; ++i) {
+      in[i] = {inputs[i].resource, inputs[i].offset_bytes, inputs[i].size_bytes};
+    }
+    for (uint32_t i = 0; i < output_count; ++i) {
+      out[i] = {outputs[i].resource, outputs[i].offset_bytes, outputs[i].size_bytes};
+    }
+    return FromStatus(op->op.ExecuteNative(in.data(), input_count, out.data(), output_count));
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, "dmlcpu_execute_native: out of memory");
   }
-  for (uint32_t i = 0; i < output_count; ++i) {
-    out[i] = {outputs[i].resource, outputs[i].offset_bytes, outputs[i].size_bytes};
-  }
-  return FromStatus(op->op.ExecuteNative(in, input_count, out, output_count));
 }
 
 dmlcpu_backend dmlcpu_operator_backend(const dmlcpu_operator* op) {
@@ -447,6 +494,48 @@ dmlcpu_status dmlcpu_onnx_node_input_bytes(const dmlcpu_onnx_node* node, uint32_
 
 uint64_t dmlcpu_onnx_node_output_bytes(const dmlcpu_onnx_node* node) {
   return node == nullptr ? 0 : node->node.output_bytes();
+}
+
+uint32_t dmlcpu_onnx_node_output_count(const dmlcpu_onnx_node* node) {
+  return node == nullptr ? 0 : static_cast<uint32_t>(node->node.output_count());
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_shape_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                               uint32_t* rank, const int64_t** shape) {
+  if (node == nullptr || rank == nullptr || shape == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_shape_at: node, rank or shape is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_shape_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  const std::vector<int64_t>& output_shape = node->node.output_shape(index);
+  *rank = static_cast<uint32_t>(output_shape.size());
+  *shape = output_shape.empty() ? nullptr : output_shape.data();
+  return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_element_type_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                                      int32_t* element_type) {
+  if (node == nullptr || element_type == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_element_type_at: node or element_type is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_element_type_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  *element_type = static_cast<int32_t>(node->node.output_element_type(index));
+  return DMLCPU_OK;
+}
+
+dmlcpu_status dmlcpu_onnx_node_output_bytes_at(const dmlcpu_onnx_node* node, uint32_t index,
+                                               uint64_t* size_bytes) {
+  if (node == nullptr || size_bytes == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT,
+                "dmlcpu_onnx_node_output_bytes_at: node or size_bytes is null");
+  }
+  dmlcpu_status s = CheckOutputIndex("dmlcpu_onnx_node_output_bytes_at", node, index);
+  if (s != DMLCPU_OK) return s;
+  *size_bytes = node->node.output_bytes(index);
+  return DMLCPU_OK;
 }
 
 uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,

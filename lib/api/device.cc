@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "core/format.h"
 #include "dmlcpu/dmlcpu.h"
@@ -16,10 +18,52 @@
 namespace dmlcpu {
 namespace internal {
 
+// The executor's options from a Device's: the caller's tbb::task_arena (tbb_arena) or engine
+// pool (parallel_for), or neither. Both at once (refused by CheckThreadOptions): neither.
+#if defined(DMLCPU_PRIVATE_TBB)
+// dmlcpu.dll links its own oneTBB (docs/windows.md#onetbb): a caller's tbb::task_arena belongs
+// to the caller's copy of oneTBB, which this library cannot enter.
+constexpr bool kCallerArenaUsable = false;
+#else
+constexpr bool kCallerArenaUsable = true;
+#endif
+
+ExecutorOptions ThreadOptionsOf(const DeviceOptions& options) {
+  ExecutorOptions executor;
+  executor.max_threads = options.max_threads;
+  if (options.tbb_arena != nullptr && options.parallel_for != nullptr) return executor;
+  executor.borrowed_arena = kCallerArenaUsable ? static_cast<void*>(options.tbb_arena) : nullptr;
+  executor.parallel_for = options.parallel_for;
+  executor.parallel_for_context = options.parallel_for_context;
+  return executor;
+}
+
+Status CheckThreadOptions(const DeviceOptions& options) {
+  if (!kCallerArenaUsable && options.tbb_arena != nullptr) {
+    return Status(StatusCode::kUnsupported,
+                  "DeviceOptions.tbb_arena: this dmlcpu.dll links its own oneTBB, so a caller's "
+                  "tbb::task_arena cannot be entered; leave it null (use max_threads or "
+                  "parallel_for)");
+  }
+  if (options.tbb_arena != nullptr && options.parallel_for != nullptr) {
+    return InvalidArgument(
+        "DeviceOptions: tbb_arena and parallel_for are both set, expected at most one (the "
+        "device runs its parallel work in a oneTBB arena or in the engine's pool, not both)");
+  }
+  if (options.parallel_for == nullptr && options.parallel_for_context != nullptr) {
+    return InvalidArgument(
+        "DeviceOptions: parallel_for_context is %p but parallel_for is null, expected "
+        "parallel_for to be set with its context",
+        options.parallel_for_context);
+  }
+  return Status::Ok();
+}
+
 struct DeviceState {
-  // arena: the caller's tbb::task_arena (DeviceOptions::tbb_arena), or null.
-  DeviceState(uint32_t max_threads, void* arena) : executor(max_threads, arena) {}
+  explicit DeviceState(const DeviceOptions& options)
+      : executor(ThreadOptionsOf(options)), options_error(CheckThreadOptions(options)) {}
   Executor executor;
+  Status options_error;  // inconsistent thread options: Create and every Compile return this
   Backend backend = Backend::kCpu;
   std::string backend_reason = "requested";
   Status backend_error;  // kD3D12 requested but unavailable: every Compile returns this
@@ -30,20 +74,28 @@ struct DeviceState {
 
 namespace {
 
-const char* InputFieldName(uint32_t i) { return i == 0 ? "InputTensor" : "IndicesTensor"; }
+// "InputTensor, IndicesTensor": the fields of `bindings`, for count messages.
+std::string FieldList(const std::vector<BindingInfo>& bindings) {
+  std::string text;
+  for (const BindingInfo& b : bindings) {
+    if (!text.empty()) text += ", ";
+    text += b.field;
+  }
+  return text;
+}
 
 // The binding counts and array pointers of an Execute or ExecuteNative call.
-Status CheckBindingArrays(const char* op, uint32_t expected_inputs, const void* inputs,
+Status CheckBindingArrays(const char* op, const Program& program, const void* inputs,
                           size_t input_count, const void* outputs, size_t output_count) {
-  if (input_count != expected_inputs) {
+  if (input_count != program.input_count) {
     return InvalidArgument("%s: input_count is %zu, expected %u (%s)", op, input_count,
-                           expected_inputs,
-                           expected_inputs == 2 ? "InputTensor, IndicesTensor" : "InputTensor");
+                           program.input_count, FieldList(program.inputs).c_str());
   }
-  if (output_count != 1) {
-    return InvalidArgument("%s: output_count is %zu, expected 1 (OutputTensor)", op, output_count);
+  if (output_count != program.output_count) {
+    return InvalidArgument("%s: output_count is %zu, expected %u (%s)", op, output_count,
+                           program.output_count, FieldList(program.outputs).c_str());
   }
-  if (inputs == nullptr)
+  if (inputs == nullptr && input_count > 0)
     return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
   if (outputs == nullptr)
     return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
@@ -162,31 +214,15 @@ const char* BackendName(Backend backend) {
   return "?";
 }
 
-#if defined(DMLCPU_PRIVATE_TBB)
-// dmlcpu.dll links its own oneTBB (docs/windows.md#onetbb): a caller's tbb::task_arena belongs
-// to the caller's copy of oneTBB, which this library cannot enter.
-constexpr bool kCallerArenaUsable = false;
-#else
-constexpr bool kCallerArenaUsable = true;
-#endif
-
 Device::Device(const DeviceOptions& options)
-    : state_(std::make_shared<internal::DeviceState>(
-          options.max_threads,
-          kCallerArenaUsable ? static_cast<void*>(options.tbb_arena) : nullptr)) {
+    : state_(std::make_shared<internal::DeviceState>(options)) {
   internal::SelectBackend(options, state_.get());
-  if (!kCallerArenaUsable && options.tbb_arena != nullptr) {
-    state_->backend_error = Status(
-        StatusCode::kUnsupported,
-        "DeviceOptions.tbb_arena: this dmlcpu.dll links its own oneTBB, so a caller's "
-        "tbb::task_arena cannot be entered; leave it null (use max_threads)");
-    state_->backend_reason = state_->backend_error.message();
-  }
 }
 
 StatusOr<Device> Device::Create(const DeviceOptions& options) {
   try {
     Device device(options);
+    if (!device.state_->options_error.ok()) return device.state_->options_error;
     if (!device.state_->backend_error.ok()) return device.state_->backend_error;
     return device;
   } catch (const std::bad_alloc&) {
@@ -208,6 +244,7 @@ uint32_t Device::max_concurrency() const { return state_ ? state_->executor.conc
 StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
                                            const CompileOptions& options) const {
   if (!state_) return Status(StatusCode::kInvalidArgument, "Device is moved-from");
+  if (!state_->options_error.ok()) return state_->options_error;
   try {
     auto program = std::make_shared<internal::Program>();
     internal::PlanSettings settings;
@@ -257,10 +294,11 @@ size_t CompiledOperator::output_count() const {
 }
 uint64_t CompiledOperator::input_bytes(size_t i) const {
   if (!program_ || i >= program_->input_count) return 0;
-  return i == 0 ? program_->geometry.input.total_bytes : program_->geometry.indices.total_bytes;
+  return program_->inputs[i].tensor.total_bytes;
 }
 uint64_t CompiledOperator::output_bytes(size_t i) const {
-  return program_ && i == 0 ? program_->geometry.output.total_bytes : 0;
+  if (!program_ || i >= program_->output_count) return 0;
+  return program_->outputs[i].tensor.total_bytes;
 }
 Backend CompiledOperator::backend() const { return backend_op_ ? Backend::kD3D12 : Backend::kCpu; }
 
@@ -268,38 +306,42 @@ Status CompiledOperator::ExecuteNative(const NativeBinding* inputs, size_t input
                                        const NativeBinding* outputs, size_t output_count) const {
   if (!program_) return InvalidArgument("ExecuteNative on an empty CompiledOperator");
   const internal::Program& program = *program_;
-  const internal::OpGeometry& g = program.geometry;
-  const char* op = g.name;
+  const char* op = program.geometry.name;
   if (!backend_op_) {
     return Unsupported("%s: ExecuteNative needs an operator compiled by the D3D12 backend", op);
   }
-  Status counts = internal::CheckBindingArrays(op, program.input_count, inputs, input_count,
-                                               outputs, output_count);
+  Status counts =
+      internal::CheckBindingArrays(op, program, inputs, input_count, outputs, output_count);
   if (!counts.ok()) return counts;
-  const internal::TensorInfo* tensors[3] = {&g.input, &g.indices, &g.output};
-  const NativeBinding* bindings[3] = {&inputs[0], input_count > 1 ? &inputs[1] : nullptr,
-                                      &outputs[0]};
-  for (uint32_t i = 0; i < 3; ++i) {
-    if (bindings[i] == nullptr) continue;
-    const char* field = i == 2 ? "OutputTensor" : internal::InputFieldName(i);
-    if (bindings[i]->resource == nullptr) {
+  const auto check = [op](const NativeBinding& binding, const internal::BindingInfo& info) {
+    const char* field = info.field.c_str();
+    if (binding.resource == nullptr) {
       return InvalidArgument("%s: %s resource is null, expected a non-null pointer", op, field);
     }
-    if (bindings[i]->size_bytes < tensors[i]->total_bytes) {
+    if (binding.size_bytes < info.tensor.total_bytes) {
       return InvalidArgument(
           "%s: %s size_bytes is %llu, expected >= %llu "
           "(%s.TotalTensorSizeInBytes)",
-          op, field, static_cast<unsigned long long>(bindings[i]->size_bytes),
-          static_cast<unsigned long long>(tensors[i]->total_bytes), field);
+          op, field, static_cast<unsigned long long>(binding.size_bytes),
+          static_cast<unsigned long long>(info.tensor.total_bytes), field);
     }
-    if (bindings[i]->offset_bytes % 16 != 0) {
+    if (binding.offset_bytes % 16 != 0) {
       return InvalidArgument("%s: %s offset_bytes is %llu, expected a multiple of 16", op, field,
-                             static_cast<unsigned long long>(bindings[i]->offset_bytes));
+                             static_cast<unsigned long long>(binding.offset_bytes));
     }
+    return Status::Ok();
+  };
+  for (uint32_t i = 0; i < program.input_count; ++i) {
+    Status s = check(inputs[i], program.inputs[i]);
+    if (!s.ok()) return s;
+  }
+  for (uint32_t i = 0; i < program.output_count; ++i) {
+    Status s = check(outputs[i], program.outputs[i]);
+    if (!s.ok()) return s;
   }
 #if defined(DMLCPU_HAS_D3D12)
   const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
-  Status s = internal::d3d12::ExecuteNative(d3d12_op, inputs, program.input_count, outputs[0]);
+  Status s = internal::d3d12::ExecuteNative(d3d12_op, inputs, outputs);
   if (!s.ok()) return Status(s.code(), std::string(op) + ": " + s.message());
 #endif
   return Status::Ok();
@@ -310,51 +352,77 @@ std::string CompiledOperator::Describe() const {
                   : std::string("(empty CompiledOperator)\n");
 }
 
+namespace internal {
+namespace {
+
+// [begin, end) of a binding's declared bytes; ends saturate, so a TotalTensorSizeInBytes near
+// 2^64 cannot wrap past the address space.
+struct AddressRange {
+  uintptr_t begin, end;
+};
+AddressRange RangeOf(const void* data, uint64_t bytes) {
+  const auto begin = reinterpret_cast<uintptr_t>(data);
+  return {begin, bytes > UINTPTR_MAX - begin ? UINTPTR_MAX : begin + static_cast<uintptr_t>(bytes)};
+}
+bool Overlap(AddressRange a, AddressRange b) { return a.begin < b.end && b.begin < a.end; }
+
+Status OverlapError(const char* op, uint32_t o, const BindingInfo& out, const void* out_data,
+                    const char* kind, uint32_t i, const BindingInfo& other,
+                    const void* other_data) {
+  return InvalidArgument(
+      "%s: outputs[%u] (%s, %llu bytes at %p) overlaps %s[%u] (%s, %llu bytes at %p), "
+      "expected disjoint ranges",
+      op, o, out.field.c_str(), static_cast<unsigned long long>(out.tensor.total_bytes), out_data,
+      kind, i, other.field.c_str(), static_cast<unsigned long long>(other.tensor.total_bytes),
+      other_data);
+}
+
+}  // namespace
+}  // namespace internal
+
 Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                                  const OutputBinding* outputs, size_t output_count) const {
   if (!program_) return InvalidArgument("Execute on an empty CompiledOperator");
   const internal::Program& program = *program_;
-  const internal::OpGeometry& g = program.geometry;
-  const char* op = g.name;
-  Status counts = internal::CheckBindingArrays(op, program.input_count, inputs, input_count,
-                                               outputs, output_count);
+  const char* op = program.geometry.name;
+  Status counts =
+      internal::CheckBindingArrays(op, program, inputs, input_count, outputs, output_count);
   if (!counts.ok()) return counts;
-  const internal::TensorInfo* input_tensors[2] = {&g.input, &g.indices};
   for (uint32_t i = 0; i < program.input_count; ++i) {
-    Status s = internal::CheckBinding(op, "inputs", i, internal::InputFieldName(i), inputs[i].data,
-                                      inputs[i].size_bytes, *input_tensors[i]);
+    const internal::BindingInfo& b = program.inputs[i];
+    Status s = internal::CheckBinding(op, "inputs", i, b.field.c_str(), inputs[i].data,
+                                      inputs[i].size_bytes, b.tensor);
     if (!s.ok()) return s;
   }
-  Status s = internal::CheckBinding(op, "outputs", 0, "OutputTensor", outputs[0].data,
-                                    outputs[0].size_bytes, g.output);
-  if (!s.ok()) return s;
-  const auto out_begin = reinterpret_cast<uintptr_t>(outputs[0].data);
-  // Range ends saturate: a TotalTensorSizeInBytes near 2^64 must not wrap past the address space.
-  const auto range_end = [](uintptr_t begin, uint64_t bytes) {
-    return bytes > UINTPTR_MAX - begin ? UINTPTR_MAX : begin + static_cast<uintptr_t>(bytes);
-  };
-  const uintptr_t out_end = range_end(out_begin, g.output.total_bytes);
-  for (uint32_t i = 0; i < program.input_count; ++i) {
-    const auto in_begin = reinterpret_cast<uintptr_t>(inputs[i].data);
-    const uintptr_t in_end = range_end(in_begin, input_tensors[i]->total_bytes);
-    if (in_begin < out_end && out_begin < in_end) {
-      return InvalidArgument(
-          "%s: outputs[0] (OutputTensor, %llu bytes at %p) overlaps inputs[%u] "
-          "(%s, %llu bytes at %p), expected disjoint ranges",
-          op, static_cast<unsigned long long>(g.output.total_bytes), outputs[0].data, i,
-          internal::InputFieldName(i),
-          static_cast<unsigned long long>(input_tensors[i]->total_bytes), inputs[i].data);
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const internal::BindingInfo& b = program.outputs[o];
+    Status s = internal::CheckBinding(op, "outputs", o, b.field.c_str(), outputs[o].data,
+                                      outputs[o].size_bytes, b.tensor);
+    if (!s.ok()) return s;
+  }
+  // No output may overlap an input or another output (O(bindings^2), a handful in practice).
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const internal::BindingInfo& b = program.outputs[o];
+    const internal::AddressRange out = internal::RangeOf(outputs[o].data, b.tensor.total_bytes);
+    for (uint32_t i = 0; i < program.input_count; ++i) {
+      const internal::BindingInfo& in = program.inputs[i];
+      if (internal::Overlap(out, internal::RangeOf(inputs[i].data, in.tensor.total_bytes))) {
+        return internal::OverlapError(op, o, b, outputs[o].data, "inputs", i, in,
+                                      inputs[i].data);
+      }
+    }
+    for (uint32_t p = 0; p < o; ++p) {
+      const internal::BindingInfo& other = program.outputs[p];
+      if (internal::Overlap(out, internal::RangeOf(outputs[p].data, other.tensor.total_bytes))) {
+        return internal::OverlapError(op, o, b, outputs[o].data, "outputs", p, other,
+                                      outputs[p].data);
+      }
     }
   }
 
-  const uint8_t* input_data[2] = {static_cast<const uint8_t*>(inputs[0].data),
-                                  program.input_count > 1
-                                      ? static_cast<const uint8_t*>(inputs[1].data)
-                                      : nullptr};
-  uint8_t* output_data[1] = {static_cast<uint8_t*>(outputs[0].data)};
   if (program.strict_indices) {
     const internal::IndexScans& scans = program.index_scans;
-    const uint8_t* indices = input_data[scans.indices_binding];
+    const auto* indices = static_cast<const uint8_t*>(inputs[scans.indices_binding].data);
     internal::BadIndex bad;
     if (!internal::ScanIndices(scans, indices, &bad)) {
       std::string coords;
@@ -372,24 +440,25 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
                     value.c_str(), is_signed ? -d : 0LL, d - 1, scan.input_dim));
     }
   }
-  if (backend_op_) return ExecuteOnBackend(input_data, output_data[0]);
+  if (backend_op_) return ExecuteOnBackend(inputs, outputs);
   try {
-    device_->executor.RunProgram(program, input_data, output_data, scratch_.get());
+    device_->executor.RunProgram(program, inputs, outputs, scratch_.get());
   } catch (...) {
     return Status(StatusCode::kInternal, std::string(op) + ": the executor failed");
   }
   return Status::Ok();
 }
 
-Status CompiledOperator::ExecuteOnBackend(const uint8_t* const* inputs, uint8_t* output) const {
+Status CompiledOperator::ExecuteOnBackend(const Binding* inputs,
+                                          const OutputBinding* outputs) const {
 #if defined(DMLCPU_HAS_D3D12)
   const auto& d3d12_op = *static_cast<const internal::d3d12::Operator*>(backend_op_.get());
-  Status s = internal::d3d12::ExecuteHost(d3d12_op, inputs, program_->input_count, output);
+  Status s = internal::d3d12::ExecuteHost(d3d12_op, inputs, outputs);
   if (!s.ok()) return Status(s.code(), std::string(program_->geometry.name) + ": " + s.message());
   return s;
 #else
   (void)inputs;
-  (void)output;
+  (void)outputs;
   return Status(StatusCode::kInternal, "no D3D12 backend in this build");
 #endif
 }

@@ -22,6 +22,9 @@ struct Tuning {
   uint64_t element_stream_bytes = uint64_t{8} << 20;
   // ...but only rows of at least this many bytes (shorter staged rows stream few whole lines).
   uint64_t min_element_stream_row_bytes = 256;
+  // Copy rows with gaps between them stream only from this length: shorter ones write their
+  // partial first and last lines one by one, slower than the read-for-ownership saved.
+  uint64_t min_gapped_stream_row_bytes = 1024;
 
   // ---- Work partition (planner; Zen 4) ----
   // Below this many bytes moved Execute runs inline and never touches the thread pool.
@@ -30,6 +33,14 @@ struct Tuning {
   uint64_t piece_bytes = uint64_t{256} << 10;
   // A parallel task moves at least this much (task overhead against balance).
   uint64_t grain_bytes = uint64_t{32} << 10;
+
+  // ---- Transpose tiles (planner) ----
+  // Transposes of fewer than 8 output columns write up to this much per tile (the whole walk
+  // where it fits): the per-tile cost against the src rows read at once.
+  uint64_t narrow_transpose_tile_bytes = uint64_t{4} << 10;
+  // Rows of runs shorter than half of this whose next row jumps at least this far in the input
+  // read each input stream this much at a time (see TileRuns in lib/planner/tile.cc).
+  uint64_t run_tile_bytes = uint64_t{4} << 10;
 
   // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
   // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The executor: runs a program's steps; the only place that splits work across threads.
 // This header includes no thread library: the splitter lives in tbb_executor.cc (oneTBB) or
-// serial_executor.cc (portable builds), and the unit engine (units.cc) is single-threaded.
+// serial_executor.cc (portable builds), the engine-pool splitter in pool_executor.cc (either
+// build), and the unit engine (units.cc) is single-threaded.
 #ifndef DMLCPU_EXECUTOR_EXECUTOR_H_
 #define DMLCPU_EXECUTOR_EXECUTOR_H_
 
 #include <cstdint>
 #include <memory>
 
+#include "dmlcpu/dmlcpu.h"
 #include "planner/plan.h"
 
 namespace dmlcpu {
@@ -38,12 +40,21 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
 // first out-of-range index in row-major order of the indices tensor.
 bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);
 
+// Where an Executor's threads come from (at most one of borrowed_arena and parallel_for).
+struct ExecutorOptions {
+  // 0 = ProcessCpuCount() (or a borrowed arena's concurrency), 1 = inline (no thread pool call).
+  uint32_t max_threads = 0;
+  // A caller-owned tbb::task_arena; null for none (must be null in builds without oneTBB).
+  void* borrowed_arena = nullptr;
+  // The engine's pool (DeviceOptions::parallel_for); null for none.
+  ParallelForFn parallel_for = nullptr;
+  void* parallel_for_context = nullptr;
+};
+
 // Owns or borrows the threads. Thread-safe: Run may be called from many threads at once.
 class Executor {
  public:
-  // max_threads: 0 = all cores, 1 = inline (no thread pool call). `borrowed_arena` is a
-  // caller-owned tbb::task_arena (null for none; must be null in builds without oneTBB).
-  Executor(uint32_t max_threads, void* borrowed_arena);
+  explicit Executor(const ExecutorOptions& options);
   ~Executor();
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
@@ -53,14 +64,27 @@ class Executor {
   void Run(const Plan& plan, const ExecArgs& args) const;
 
   // Runs every step of `program` in order, each parallel inside. inputs / outputs: the
-  // program's bindings in struct-field order.
-  void RunProgram(const Program& program, const uint8_t* const* inputs, uint8_t* const* outputs,
-                  ScratchPool* scratch) const {
+  // program's bindings in struct-field order, as arrays of structs with a `data` member
+  // (dmlcpu::Binding, dmlcpu::OutputBinding), already checked.
+  template <typename InputBinding, typename OutputBinding>
+  void RunProgram(const Program& program, const InputBinding* inputs,
+                  const OutputBinding* outputs, ScratchPool* scratch) const {
     for (const Step& step : program.steps) {
+      const uint8_t* source;
+      if (step.kind == StepKind::kFill) {
+        source = reinterpret_cast<const uint8_t*>(&step.fill_bits);
+      } else if (step.source == StepSource::kOutput) {
+        source = static_cast<const uint8_t*>(outputs[step.input_binding].data);
+      } else {
+        source = static_cast<const uint8_t*>(inputs[step.input_binding].data);
+      }
       const ExecArgs args = {
-          inputs[step.input_binding],
-          step.indices_binding == kNoBinding ? nullptr : inputs[step.indices_binding],
-          outputs[step.output_binding] + step.out_base_bytes, scratch};
+          source,
+          step.indices_binding == kNoBinding
+              ? nullptr
+              : static_cast<const uint8_t*>(inputs[step.indices_binding].data),
+          static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
+          scratch};
       Run(step.plan, args);
     }
   }
@@ -68,8 +92,16 @@ class Executor {
   uint32_t concurrency() const { return threads_; }
 
  private:
+  // Sets up the engine pool of `options` (pool_executor.cc); the splitters' constructors call it
+  // when options.parallel_for is set.
+  void UseEnginePool(const ExecutorOptions& options);
+  // Run with the engine pool: at most threads_ tasks of whole grains, one parallel_for call.
+  void RunOnEnginePool(const Plan& plan, const ExecArgs& args) const;
+
   struct Pool;  // the splitter's state (tbb_executor.cc / serial_executor.cc)
   uint32_t threads_ = 1;
+  ParallelForFn parallel_for_ = nullptr;
+  void* parallel_for_context_ = nullptr;
   std::unique_ptr<Pool> pool_;
 };
 

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The oneTBB splitter: runs a step's units as parallel tasks of whole grains inside an owned or
-// borrowed task arena. The only file that includes oneTBB.
+// borrowed task arena (an owned one as wide as ProcessCpuCount() by default). The only file
+// that includes oneTBB. Devices with an engine pool go to pool_executor.cc instead.
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <thread>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "executor/cpu_count.h"
 #include "executor/executor.h"
 
 namespace dmlcpu {
@@ -21,16 +22,20 @@ struct Executor::Pool {
   tbb::task_arena* arena = nullptr;
 };
 
-Executor::Executor(uint32_t max_threads, void* borrowed_arena) {
-  auto* borrowed = static_cast<tbb::task_arena*>(borrowed_arena);
-  const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+Executor::Executor(const ExecutorOptions& options) {
+  if (options.parallel_for != nullptr) {
+    UseEnginePool(options);
+    return;
+  }
+  const uint32_t max_threads = options.max_threads;
+  auto* borrowed = static_cast<tbb::task_arena*>(options.borrowed_arena);
   if (borrowed != nullptr) {
     const uint32_t arena_threads = static_cast<uint32_t>(std::max(1, borrowed->max_concurrency()));
     threads_ = max_threads == 0 ? arena_threads : std::min(max_threads, arena_threads);
     pool_ = std::make_unique<Pool>();
     pool_->arena = borrowed;
   } else {
-    threads_ = max_threads == 0 ? cores : max_threads;
+    threads_ = max_threads == 0 ? ProcessCpuCount() : max_threads;
     if (threads_ > 1) {
       pool_ = std::make_unique<Pool>();
       pool_->owned = std::make_unique<tbb::task_arena>(static_cast<int>(threads_));
@@ -42,6 +47,10 @@ Executor::Executor(uint32_t max_threads, void* borrowed_arena) {
 Executor::~Executor() = default;
 
 void Executor::Run(const Plan& plan, const ExecArgs& args) const {
+  if (parallel_for_ != nullptr) {
+    RunOnEnginePool(plan, args);
+    return;
+  }
   const Partition& p = plan.partition;
   if (threads_ <= 1 || pool_ == nullptr || !p.parallel || p.unit_count <= p.grain_units) {
     RunUnits(plan, args, 0, p.unit_count);

@@ -300,16 +300,19 @@ void RunSharedIndexRows(const Plan& plan, const ExecArgs& args, uint64_t begin, 
   }
 }
 
-// Transposed copies: each unit is one 2-D tile made of the last two loops.
+// Transposed copies: each unit is one 2-D tile made of the last two loops, walked by an
+// odometer over the loops above them (no divisions per tile).
 void RunTransposeTiles(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const uint32_t outer_count = plan.loop_count - 2;
   const Loop& dst_rows = plan.loops[outer_count];
   const Loop& dst_cols = plan.loops[outer_count + 1];
+  Odometer tiles(plan, outer_count, begin);
   for (uint64_t unit = begin; unit < end; ++unit) {
-    const RowOffsets r = LocateRow(plan, outer_count, unit);
+    const RowOffsets& r = tiles.offsets();
     plan.transpose_tile(args.output + r.out_off, dst_rows.out_stride_bytes, args.input + r.in_off,
                         dst_cols.in_stride_bytes, static_cast<size_t>(dst_rows.size),
                         static_cast<size_t>(dst_cols.size));
+    tiles.Step();
   }
 }
 

@@ -78,11 +78,14 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
 
 // 2-D transpose of one tile: for r in [0, rows), c in [0, cols):
 //   dst[r * dst_row_stride_bytes + c * elem_bytes] = src[c * src_row_stride_bytes + r * elem_bytes]
-// i.e. dst rows are contiguous along c, src rows contiguous along r. Works in blocks of one
-// 64-byte line by one line, so each src line and each dst line is touched whole once per block
-// even when the row strides are large powers of two (which map every row to the same cache set).
-// The _stream variant writes whole line-aligned dst lines with non-temporal stores and does not
-// fence (the caller issues StoreFence() before anyone reads the data).
+// i.e. dst rows are contiguous along c, src rows contiguous along r. src_row_stride_bytes may
+// be negative. Works in blocks of one 64-byte line by one line, so each src line and each dst
+// line is touched whole once per block even when the row strides are large powers of two
+// (which map every row to the same cache set); tiles of 2 to 8 columns (16 for 1-byte
+// elements) whose dst is one run (dst_row_stride_bytes == cols * elem_bytes) interleave their
+// src rows instead. The _stream variant writes whole line-aligned dst lines (and such a run
+// from a line-aligned start) with non-temporal stores and does not fence (the caller issues
+// StoreFence() before anyone reads the data).
 using TransposeTileFn = void (*)(void* dst, int64_t dst_row_stride_bytes, const void* src,
                                  int64_t src_row_stride_bytes, size_t rows, size_t cols);
 

@@ -2,8 +2,13 @@
 // The transpose kernel, compiled once per SIMD target (kernels.cc): transpose_tile and its
 // stream variant. Contracts are those of kernels.h.
 //
-// Path: blocks of 64 x 64 bytes through a local block, each dst line stored whole (streamed
-// when line-aligned in the _stream variant); leftovers element by element.
+// Paths, in order:
+// - tiles of 2, 4 or 8 columns (16 for 1-byte elements) whose dst is one contiguous run: an
+//   interleave of that many src rows, vector by vector (DEPTH_TO_SPACE's inner pairs);
+// - blocks of one 64-byte dst line by one line: src lines transposed in registers as square
+//   sub-blocks of one vector (at most 32 bytes) per row, assembled into whole dst lines in an
+//   L1 buffer and stored line by line (streamed when line-aligned in the _stream variant);
+// - what is left: single sub-blocks stored directly, then element by element.
 
 // Per-target include guard (toggled by foreach_target.h).
 #if defined(DMLCPU_KERNELS_TRANSPOSE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -44,52 +49,242 @@ HWY_INLINE void StoreLine(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT 
   std::memcpy(to, line, 64);
 }
 
-// out[r][c] = in[c][r] for a block of one 64-byte line by one line (kSide = 64 / sizeof(T)).
-// Plain loops: the compiler's vectorisation of them measured faster than 16-byte sub-block
-// transposes by lane interleaving.
+// Element (r, c) of a tile: dst row r, column c, and its source, src row c, element r.
 template <typename T>
-HWY_INLINE void TransposeBlock(const T (*in)[64 / sizeof(T)], T (*out)[64 / sizeof(T)]) {
-  constexpr size_t kSide = 64 / sizeof(T);
-  for (size_t r = 0; r < kSide; ++r) {
-    for (size_t c = 0; c < kSide; ++c) out[r][c] = in[c][r];
+struct TileAt {
+  uint8_t* dst;
+  int64_t dst_row_stride_bytes;
+  const uint8_t* src;
+  int64_t src_row_stride_bytes;
+
+  uint8_t* Dst(size_t r, size_t c) const {
+    return dst + static_cast<int64_t>(r) * dst_row_stride_bytes + c * sizeof(T);
+  }
+  const uint8_t* Src(size_t r, size_t c) const {
+    return src + static_cast<int64_t>(c) * src_row_stride_bytes + r * sizeof(T);
+  }
+};
+
+// Element by element over dst rows [r0, r1) x columns [c0, c1), reading src rows in order.
+template <typename T>
+HWY_INLINE void TransposeScalar(const TileAt<T>& at, size_t r0, size_t r1, size_t c0,
+                                size_t c1) {
+  for (size_t c = c0; c < c1; ++c) {
+    for (size_t r = r0; r < r1; ++r) std::memcpy(at.Dst(r, c), at.Src(r, c), sizeof(T));
   }
 }
 
-// Square blocks of one 64-byte line by one line: kSide = 64 / sizeof(T) src rows are each read
-// as one line into a local block (so lines of rows a power-of-two stride apart, which share a
-// cache set, are each loaded once), then every dst row of the block is assembled from it and
-// stored as one line. Leftover rows and columns of the tile go element by element.
+#if DMLCPU_KERNELS_HAVE_VECTORS
+
+// Vectors of the transpose paths: 16 bytes for 1-byte lanes (a 16 x 16 sub-block fills 16
+// registers), else up to 32 bytes, i.e. one or two 128-bit blocks.
+template <typename T>
+using TransposeTag = hn::CappedTag<T, (sizeof(T) == 1 ? 16 : 32) / sizeof(T)>;
+
+// An M-way interleave inside each 128-bit block: log2(M) rounds, each pairing v[i] with
+// v[i + M/2] (lower halves to v[2i], upper to v[2i + 1]). Afterwards v[k] holds, per block, the
+// k-th block-sized segment of v0[0] v1[0] ... v(M-1)[0] v0[1] ... over that block's lanes; with
+// M = lanes per block that is the block's transpose (v[k] = column k).
+template <size_t M, class D, class V>
+HWY_INLINE void InterleaveRounds(D d, V* v) {
+  for (size_t round = 1; round < M; round *= 2) {
+    V t[M];
+    for (size_t i = 0; i < M / 2; ++i) {
+      t[2 * i] = hn::InterleaveLower(d, v[i], v[i + M / 2]);
+      t[2 * i + 1] = hn::InterleaveUpper(d, v[i], v[i + M / 2]);
+    }
+    for (size_t i = 0; i < M; ++i) v[i] = t[i];
+  }
+}
+
+// Square transpose of one vector per row: v[i] = src row i on entry, dst row i on exit. Two
+// blocks per vector: each half of the rows is transposed per block, then the blocks swapped.
+template <class D, class V>
+HWY_INLINE void TransposeSquare(D d, V* v) {
+  constexpr size_t kN = hn::MaxLanes(D());
+  constexpr size_t kK = 16 / sizeof(hn::TFromD<D>);  // lanes per 128-bit block
+  static_assert(kN == kK || kN == 2 * kK, "one or two blocks per vector");
+  InterleaveRounds<kK>(d, v);
+  if constexpr (kN == 2 * kK) {
+    InterleaveRounds<kK>(d, v + kK);
+    for (size_t j = 0; j < kK; ++j) {
+      const V lo = hn::ConcatLowerLower(d, v[kK + j], v[j]);
+      v[kK + j] = hn::ConcatUpperUpper(d, v[kK + j], v[j]);
+      v[j] = lo;
+    }
+  }
+}
+
+// Dst rows [r0, r0 + N) x columns [c0, c0 + N) (N = lanes), stored to `to` rows of
+// to_stride_bytes: the dst itself or a line buffer.
+template <class D>
+HWY_INLINE void TransposeSubBlock(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
+                                  uint8_t* to, int64_t to_stride_bytes) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(D());
+  hn::Vec<D> v[kN];
+  for (size_t i = 0; i < kN; ++i) v[i] = hn::LoadU(d, AsLanes<T>(at.Src(r0, c0 + i)));
+  TransposeSquare(d, v);
+  for (size_t j = 0; j < kN; ++j) {
+    hn::StoreU(v[j], d, AsLanes<T>(to + static_cast<int64_t>(j) * to_stride_bytes));
+  }
+}
+
+// dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: sub-blocks
+// in src-row order (each src line is read while it is in L1, even where a power-of-two row
+// stride maps every src row to one cache set), into a line buffer, then one line per dst row.
+// First the same src lines ahead_bytes further along their rows are prefetched into L2: the
+// tile after this one, where tiles sweep along the src rows (a prefetch never faults, so past
+// the end of the src it costs only the instruction).
+template <bool kStream, class D>
+HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
+                               size_t ahead_bytes) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(D());
+  constexpr size_t kL = 64 / sizeof(T);
+  for (size_t c = 0; c < kL; ++c) {
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes;
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
+  }
+  alignas(64) uint8_t lines[kL][64];
+  for (size_t b = 0; b < kL; b += kN) {
+    for (size_t a = 0; a < kL; a += kN) {
+      TransposeSubBlock(d, at, r0 + a, c0 + b, &lines[a][b * sizeof(T)], 64);
+    }
+  }
+  for (size_t r = 0; r < kL; ++r) StoreLine<kStream>(at.Dst(r0 + r, c0), lines[r]);
+}
+
+// dst rows [r0, r1) x columns [c0, c1) by sub-blocks stored directly, edges element by element.
+template <class D>
+HWY_INLINE void TransposeRegion(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t r1,
+                                size_t c0, size_t c1) {
+  constexpr size_t kN = hn::MaxLanes(D());
+  size_t c = c0;
+  for (; c + kN <= c1; c += kN) {
+    size_t r = r0;
+    for (; r + kN <= r1; r += kN) {
+      TransposeSubBlock(d, at, r, c, at.Dst(r, c), at.dst_row_stride_bytes);
+    }
+    TransposeScalar(at, r, r1, c, c + kN);
+  }
+  TransposeScalar(at, r0, r1, c, c1);
+}
+
+// A tile of M columns whose dst is one contiguous run (dst row stride M elements): the M src
+// rows interleaved, N (lanes) dst rows per step; leftover rows element by element.
+template <size_t M, bool kStream, class D>
+HWY_INLINE void InterleaveRows(D d, const TileAt<hn::TFromD<D>>& at, size_t rows) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(D());
+  constexpr size_t kK = 16 / sizeof(T);
+  static_assert(M >= 2 && M <= kN && (kN == kK || kN == 2 * kK), "M src rows, 1-2 blocks");
+  T* out = AsLanes<T>(at.dst);
+  // Streamed from a line-aligned dst: each step writes M whole vectors, whole lines in turn.
+  const bool stream = kStream && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+  size_t r = 0;
+  for (; r + kN <= rows; r += kN) {
+    hn::Vec<D> v[M];
+    for (size_t c = 0; c < M; ++c) v[c] = hn::LoadU(d, AsLanes<T>(at.Src(r, c)));
+    InterleaveRounds<M>(d, v);
+    T* to = out + r * M;
+    if constexpr (kN == 2 * kK) {  // v[k] holds segments k (lower block) and M + k (upper)
+      for (size_t t = 0; t < M / 2; ++t) {
+        const auto lo = hn::ConcatLowerLower(d, v[2 * t + 1], v[2 * t]);
+        const auto hi = hn::ConcatUpperUpper(d, v[2 * t + 1], v[2 * t]);
+        if (stream) {
+          hn::Stream(lo, d, to + t * kN);
+          hn::Stream(hi, d, to + (M / 2 + t) * kN);
+        } else {
+          hn::StoreU(lo, d, to + t * kN);
+          hn::StoreU(hi, d, to + (M / 2 + t) * kN);
+        }
+      }
+    } else {
+      for (size_t k = 0; k < M; ++k) {
+        if (stream) {
+          hn::Stream(v[k], d, to + k * kN);
+        } else {
+          hn::StoreU(v[k], d, to + k * kN);
+        }
+      }
+    }
+  }
+  TransposeScalar(at, r, rows, 0, M);
+}
+
+// Whether InterleaveRows took the tile (M = cols of 2, 4, 8, or 16 for 1-byte elements).
+template <bool kStream, class D>
+HWY_INLINE bool TryInterleave(D d, const TileAt<hn::TFromD<D>>& at, size_t rows, size_t cols) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(D());
+  if (at.dst_row_stride_bytes != static_cast<int64_t>(cols * sizeof(T)) || rows < kN) {
+    return false;
+  }
+  switch (cols) {
+    case 2: InterleaveRows<2, kStream>(d, at, rows); return true;
+    case 4:
+      if constexpr (kN >= 4) {
+        InterleaveRows<4, kStream>(d, at, rows);
+        return true;
+      }
+      return false;
+    case 8:
+      if constexpr (kN >= 8) {
+        InterleaveRows<8, kStream>(d, at, rows);
+        return true;
+      }
+      return false;
+    case 16:
+      if constexpr (kN >= 16) {
+        InterleaveRows<16, kStream>(d, at, rows);
+        return true;
+      }
+      return false;
+    default: return false;
+  }
+}
+
+#endif  // DMLCPU_KERNELS_HAVE_VECTORS
+
 template <typename T, bool kStream>
 void TransposeTile(void* dst, int64_t dst_row_stride_bytes, const void* src,
                    int64_t src_row_stride_bytes, size_t rows, size_t cols) {
-  constexpr size_t kSide = 64 / sizeof(T);
-  auto* d = static_cast<uint8_t*>(dst);
-  const auto* s = static_cast<const uint8_t*>(src);
-  const auto dst_at = [&](size_t r, size_t c) {
-    return d + static_cast<int64_t>(r) * dst_row_stride_bytes + c * sizeof(T);
-  };
-  const auto src_at = [&](size_t r, size_t c) {  // src row c, element r
-    return s + static_cast<int64_t>(c) * src_row_stride_bytes + r * sizeof(T);
-  };
+  const TileAt<T> at{static_cast<uint8_t*>(dst), dst_row_stride_bytes,
+                     static_cast<const uint8_t*>(src), src_row_stride_bytes};
+#if DMLCPU_KERNELS_HAVE_VECTORS
+  const TransposeTag<T> d;
+  if (TryInterleave<kStream>(d, at, rows, cols)) return;
+  constexpr size_t kL = 64 / sizeof(T);
+  const size_t rows_lines = rows / kL * kL, cols_lines = cols / kL * kL;
+  for (size_t c0 = 0; c0 < cols_lines; c0 += kL) {
+    for (size_t r0 = 0; r0 < rows_lines; r0 += kL) {
+      TransposeLines<kStream>(d, at, r0, c0, rows * sizeof(T));
+    }
+  }
+  TransposeRegion(d, at, rows_lines, rows, 0, cols_lines);  // leftover dst rows
+  TransposeRegion(d, at, 0, rows, cols_lines, cols);        // leftover dst columns
+#else
+  // Lines of kL x kL through a local block, as the vector path (one load per src line).
+  constexpr size_t kL = 64 / sizeof(T);
   size_t c0 = 0;
-  for (; c0 + kSide <= cols; c0 += kSide) {
+  for (; c0 + kL <= cols; c0 += kL) {
     size_t r0 = 0;
-    for (; r0 + kSide <= rows; r0 += kSide) {
-      alignas(64) T block[kSide][kSide];
-      for (size_t c = 0; c < kSide; ++c) std::memcpy(block[c], src_at(r0, c0 + c), 64);
-      alignas(64) T lines[kSide][kSide];
-      TransposeBlock<T>(block, lines);
-      for (size_t r = 0; r < kSide; ++r) {
-        StoreLine<kStream>(dst_at(r0 + r, c0), reinterpret_cast<const uint8_t*>(lines[r]));
+    for (; r0 + kL <= rows; r0 += kL) {
+      alignas(64) T block[kL][kL];
+      for (size_t c = 0; c < kL; ++c) std::memcpy(block[c], at.Src(r0, c0 + c), 64);
+      alignas(64) T lines[kL][kL];
+      for (size_t r = 0; r < kL; ++r) {
+        for (size_t c = 0; c < kL; ++c) lines[r][c] = block[c][r];
+      }
+      for (size_t r = 0; r < kL; ++r) {
+        StoreLine<kStream>(at.Dst(r0 + r, c0), reinterpret_cast<const uint8_t*>(lines[r]));
       }
     }
-    for (; r0 < rows; ++r0) {  // leftover dst rows of this column block
-      for (size_t c = c0; c < c0 + kSide; ++c) std::memcpy(dst_at(r0, c), src_at(r0, c), sizeof(T));
-    }
+    TransposeScalar(at, r0, rows, c0, c0 + kL);
   }
-  for (; c0 < cols; ++c0) {  // leftover dst columns
-    for (size_t r = 0; r < rows; ++r) std::memcpy(dst_at(r, c0), src_at(r, c0), sizeof(T));
-  }
+  TransposeScalar(at, 0, rows, c0, cols);
+#endif
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// ONNX node -> DirectML descriptor (include/dmlcpu/onnx.h). Pure shape arithmetic: validates the
-// node as ONNX defines it, pads every tensor to one DimensionCount (right-aligned, leading 1s)
-// and fills an owning OperatorDesc. Messages: "<ONNX op>: <attribute/input> is <value>,
-// expected <constraint>".
+// ONNX node -> DirectML descriptor (include/dmlcpu/onnx.h): the OperatorDesc members, the
+// Builder and the checks every op shares (onnx_internal.h). The ops themselves live in
+// onnx_<family>.cc: pure shape arithmetic that validates the node as ONNX defines it, pads every
+// tensor to one DimensionCount (right-aligned, leading 1s) and fills an owning OperatorDesc.
 #include "dmlcpu/onnx.h"
 
 #include <algorithm>
@@ -13,14 +13,11 @@
 #include <vector>
 
 #include "core/format.h"
+#include "onnx/onnx_internal.h"
 
 namespace dmlcpu {
 namespace onnx {
 namespace {
-
-constexpr int64_t kMaxDim = 0xFFFFFFFFll;  // DirectML sizes are UINT
-constexpr size_t kData = 0;
-constexpr size_t kIndices = 1;
 
 const char* DmlTypeName(DML_TENSOR_DATA_TYPE type) {
   switch (type) {
@@ -39,11 +36,12 @@ const char* DmlTypeName(DML_TENSOR_DATA_TYPE type) {
   }
 }
 
+}  // namespace
+
 std::string ShapeString(const std::vector<int64_t>& shape) {
   return FormatList(shape.data(), static_cast<uint32_t>(shape.size()));
 }
 
-// Every dimension of `shape` fits a DirectML size (or is 0) and the rank is at most 8.
 Status CheckShape(const char* op, const char* name, const std::vector<int64_t>& shape) {
   if (shape.size() > kMaxRank) {
     return Unsupported("%s: %s rank is %zu, expected <= %u (DirectML's DimensionCount limit)", op,
@@ -66,16 +64,15 @@ Status CheckIndexType(const char* op, ElementType type) {
   return Status::Ok();
 }
 
-Status CheckDataType(const char* op, ElementType type) {
+Status CheckDataType(const char* op, ElementType type, const char* name) {
   if (ElementSizeBytes(type) == 0) {
-    return Unsupported("%s: data element type is %s (%d), expected a fixed-size type (FLOAT, "
-                       "FLOAT16, BFLOAT16, DOUBLE, BOOL, [U]INT8/16/32/64)", op,
+    return Unsupported("%s: %s element type is %s (%d), expected a fixed-size type (FLOAT, "
+                       "FLOAT16, BFLOAT16, DOUBLE, BOOL, [U]INT8/16/32/64)", op, name,
                        ElementTypeName(type), static_cast<int>(type));
   }
   return Status::Ok();
 }
 
-// Normalises an axis attribute into [0, rank).
 Status NormalizeAxis(const char* op, const char* name, int64_t axis, size_t rank,
                      uint32_t* normalized) {
   const int64_t r = static_cast<int64_t>(rank);
@@ -94,52 +91,57 @@ bool HasZero(const std::vector<int64_t>& shape) {
   return false;
 }
 
-}  // namespace
+// ---- Builder -----------------------------------------------------------------------------------
 
-// Fills an OperatorDesc's state (friend of OperatorDesc).
-class Builder {
- public:
-  Builder(const char* onnx_op, size_t input_count) {
-    s().onnx_op = onnx_op;
-    s().input_count = input_count;
-  }
+size_t Builder::AddInput(const char* onnx_name, std::string dml_field, ElementType type,
+                         std::vector<int64_t> buffer_shape,
+                         const std::vector<int64_t>* view_shape) {
+  OperatorDesc::Tensor t;
+  t.onnx_name = onnx_name;
+  t.dml_field = std::move(dml_field);
+  t.element_type = type;
+  t.is_view = view_shape != nullptr && *view_shape != buffer_shape;
+  t.view_shape = view_shape != nullptr ? *view_shape : buffer_shape;
+  t.buffer_shape = std::move(buffer_shape);
+  const size_t index = s().input_count++;
+  s().tensors.insert(s().tensors.begin() + static_cast<std::ptrdiff_t>(index), std::move(t));
+  return index;
+}
 
-  OperatorDesc::State& s() { return desc_.s_; }
+size_t Builder::AddOutput(const char* onnx_name, std::string dml_field, ElementType type,
+                          std::vector<int64_t> shape) {
+  OperatorDesc::Tensor t;
+  t.onnx_name = onnx_name;
+  t.dml_field = std::move(dml_field);
+  t.element_type = type;
+  t.view_shape = shape;
+  t.buffer_shape = std::move(shape);
+  s().tensors.push_back(std::move(t));
+  return s().tensors.size() - 1 - s().input_count;
+}
 
-  // Declares binding `slot` (inputs, then the output): ONNX element type, the shape of its
-  // buffer and, for a view, the (same-rank) shape DirectML sees.
-  void SetTensor(size_t slot, ElementType type, std::vector<int64_t> buffer_shape,
-                 const std::vector<int64_t>* view_shape = nullptr) {
-    s().element_types[slot] = type;
-    OperatorDesc::Tensor& t = s().tensors[slot];
-    t.is_view = view_shape != nullptr && *view_shape != buffer_shape;
-    t.buffer_shape = std::move(buffer_shape);
-    const std::vector<int64_t>& sizes = view_shape ? *view_shape : t.buffer_shape;
-    t.buffer.DataType = ToDmlDataType(type).value();
+StatusOr<OperatorDesc> Builder::Finish() {
+  const uint32_t n = s().dimension_count;
+  for (OperatorDesc::Tensor& t : s().tensors) {
+    t.buffer.DataType = ToDmlDataType(t.element_type).value();
     t.buffer.Flags = DML_TENSOR_FLAG_NONE;
     t.buffer.GuaranteedBaseOffsetAlignment = 0;
-    t.tensor.Type = DML_TENSOR_TYPE_BUFFER;
-    const uint32_t n = s().dimension_count;
-    if (n == 0) return;  // empty output: no DirectML shapes
-    t.rank_offset = n - static_cast<uint32_t>(sizes.size());
+    if (n == 0) continue;  // nothing to execute: no DirectML shapes
+    t.rank_offset = n - static_cast<uint32_t>(t.view_shape.size());
     for (uint32_t d = 0; d < n; ++d) {
-      t.sizes[d] = d < t.rank_offset ? 1u : static_cast<uint32_t>(sizes[d - t.rank_offset]);
+      t.sizes[d] =
+          d < t.rank_offset ? 1u : static_cast<uint32_t>(t.view_shape[d - t.rank_offset]);
     }
   }
-
-  // Finishes: layouts (packed), byte sizes, pointers.
-  StatusOr<OperatorDesc> Finish() {
-    for (size_t i = 0; i <= s().input_count; ++i) {
-      Status status = desc_.SetStrides(i, {});
-      if (!status.ok()) return status;
-    }
-    desc_.Relink();
-    return std::move(desc_);
+  s().input_descs.assign(s().input_count, DML_TENSOR_DESC{});
+  s().output_descs.assign(s().tensors.size() - s().input_count, DML_TENSOR_DESC{});
+  for (size_t i = 0; i < s().tensors.size(); ++i) {
+    Status status = desc_.SetStrides(i, {});
+    if (!status.ok()) return status;
   }
-
- private:
-  OperatorDesc desc_;
-};
+  desc_.Relink();
+  return std::move(desc_);
+}
 
 const char* ElementTypeName(ElementType type) {
   switch (type) {
@@ -234,9 +236,15 @@ OperatorDesc& OperatorDesc::operator=(OperatorDesc&& other) noexcept {
   return *this;
 }
 
-uint64_t OperatorDesc::output_elems() const {
+bool OperatorDesc::output_is_empty(size_t i) const { return HasZero(output_shape(i)); }
+
+bool OperatorDesc::input_is_empty(size_t i) const {
+  return HasZero(s_.tensors[i].buffer_shape);
+}
+
+uint64_t OperatorDesc::output_elems(size_t i) const {
   uint64_t elems = 1;
-  for (int64_t d : s_.output_shape) elems *= static_cast<uint64_t>(d);
+  for (int64_t d : output_shape(i)) elems *= static_cast<uint64_t>(d);
   return elems;
 }
 
@@ -245,40 +253,70 @@ void OperatorDesc::Relink() {
     t.buffer.DimensionCount = s_.dimension_count;
     t.buffer.Sizes = t.sizes;
     t.buffer.Strides = t.has_strides ? t.strides_elems : nullptr;
-    t.buffer.TotalTensorSizeInBytes = t.total_bytes;
-    t.tensor.Desc = &t.buffer;
+    t.buffer.TotalTensorSizeInBytes = t.view_start.empty() ? t.total_bytes : t.view_bytes;
   }
-  const DML_TENSOR_DESC* input = &s_.tensors[0].tensor;
-  const DML_TENSOR_DESC* indices = &s_.tensors[1].tensor;
-  const DML_TENSOR_DESC* output = &s_.tensors[s_.input_count].tensor;
+  // Finish sizes the desc arrays; a default-constructed object has no tensors.
+  for (size_t i = 0; i < s_.input_descs.size(); ++i) {
+    s_.input_descs[i] = {DML_TENSOR_TYPE_BUFFER, &s_.tensors[i].buffer};
+  }
+  for (size_t i = 0; i < s_.output_descs.size(); ++i) {
+    s_.output_descs[i] = {DML_TENSOR_TYPE_BUFFER, &s_.tensors[s_.input_count + i].buffer};
+  }
+  const DML_TENSOR_DESC* in = s_.input_descs.data();
+  const DML_TENSOR_DESC* out = s_.output_descs.data();
   switch (s_.op_desc.Type) {
     case DML_OPERATOR_GATHER:
-      s_.gather.InputTensor = input;
-      s_.gather.IndicesTensor = indices;
-      s_.gather.OutputTensor = output;
+      s_.gather.InputTensor = &in[0];
+      s_.gather.IndicesTensor = &in[1];
+      s_.gather.OutputTensor = &out[0];
       s_.op_desc.Desc = &s_.gather;
       break;
     case DML_OPERATOR_GATHER_ELEMENTS:
-      s_.gather_elements.InputTensor = input;
-      s_.gather_elements.IndicesTensor = indices;
-      s_.gather_elements.OutputTensor = output;
+      s_.gather_elements.InputTensor = &in[0];
+      s_.gather_elements.IndicesTensor = &in[1];
+      s_.gather_elements.OutputTensor = &out[0];
       s_.op_desc.Desc = &s_.gather_elements;
       break;
     case DML_OPERATOR_GATHER_ND1:
-      s_.gather_nd1.InputTensor = input;
-      s_.gather_nd1.IndicesTensor = indices;
-      s_.gather_nd1.OutputTensor = output;
+      s_.gather_nd1.InputTensor = &in[0];
+      s_.gather_nd1.IndicesTensor = &in[1];
+      s_.gather_nd1.OutputTensor = &out[0];
       s_.op_desc.Desc = &s_.gather_nd1;
       break;
     case DML_OPERATOR_SLICE1:
-      s_.slice1.InputTensor = input;
-      s_.slice1.OutputTensor = output;
+      s_.slice1.InputTensor = &in[0];
+      s_.slice1.OutputTensor = &out[0];
       s_.slice1.DimensionCount = s_.dimension_count;
       s_.slice1.InputWindowOffsets = s_.window_offsets;
       s_.slice1.InputWindowSizes = s_.window_sizes;
       s_.slice1.InputWindowStrides = s_.window_strides;
       s_.op_desc.Desc = &s_.slice1;
       break;
+    case DML_OPERATOR_PADDING1:
+      s_.padding1.InputTensor = &in[0];
+      s_.padding1.OutputTensor = &out[0];
+      s_.padding1.DimensionCount = s_.dimension_count;
+      s_.padding1.StartPadding = s_.pad_start;
+      s_.padding1.EndPadding = s_.pad_end;
+      s_.op_desc.Desc = &s_.padding1;
+      break;
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      s_.depth_to_space1.InputTensor = &in[0];
+      s_.depth_to_space1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.depth_to_space1;
+      break;
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      s_.space_to_depth1.InputTensor = &in[0];
+      s_.space_to_depth1.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.space_to_depth1;
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      Builder::LinkMovement(&s_);
+      break;
+    // New operators: one case each here.
     default:
       s_.op_desc.Desc = nullptr;
       break;
@@ -293,14 +331,17 @@ Status OperatorDesc::SetInputStrides(size_t i, const std::vector<uint32_t>& stri
   return SetStrides(i, strides_elems);
 }
 
-Status OperatorDesc::SetOutputStrides(const std::vector<uint32_t>& strides_elems) {
-  return SetStrides(s_.input_count, strides_elems);
+Status OperatorDesc::SetOutputStrides(size_t i, const std::vector<uint32_t>& strides_elems) {
+  if (i >= output_count()) {
+    return InvalidArgument("%s: output %zu is not a binding, expected < %zu", s_.onnx_op, i,
+                           output_count());
+  }
+  return SetStrides(s_.input_count + i, strides_elems);
 }
 
 Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& strides_elems) {
   Tensor& t = s_.tensors[slot];
-  const bool is_output = slot == s_.input_count;
-  const char* name = is_output ? "output" : (slot == kData ? "data" : "indices");
+  const char* name = t.onnx_name.c_str();
   const size_t rank = t.buffer_shape.size();
   if (!strides_elems.empty() && strides_elems.size() != rank) {
     return InvalidArgument("%s: strides of %s have %zu values, expected %zu (its rank)",
@@ -316,7 +357,7 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
     packed = dim != 0 && packed > UINT64_MAX / dim ? UINT64_MAX : packed * dim;
   }
   // Span in elements (index of the last element + 1) and bytes; 0 when the tensor is empty.
-  const uint64_t element_bytes = ElementSizeBytes(s_.element_types[slot]);
+  const uint64_t element_bytes = ElementSizeBytes(t.element_type);
   uint64_t span_elems = HasZero(t.buffer_shape) ? 0 : 1;
   for (size_t d = 0; d < rank && span_elems != 0; ++d) {
     const uint64_t extent = static_cast<uint64_t>(t.buffer_shape[d]) - 1;
@@ -336,6 +377,23 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
                            layout.c_str());
   }
   t.total_bytes = (span_elems * element_bytes + 3) & ~uint64_t{3};
+  if (!t.view_start.empty() && span_elems != 0) {
+    // A view inside the buffer (Pad's crop): its first element and own span, within the
+    // buffer's span checked above.
+    uint64_t offset_elems = 0, view_span_elems = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      offset_elems += static_cast<uint64_t>(t.view_start[d]) * strides[d];
+      if (t.view_shape[d] > 0) {
+        view_span_elems += static_cast<uint64_t>(t.view_shape[d] - 1) * strides[d];
+      }
+    }
+    t.offset_bytes = offset_elems * element_bytes;
+    t.view_bytes = (view_span_elems * element_bytes + 3) & ~uint64_t{3};
+    t.total_bytes = std::max(t.total_bytes, t.offset_bytes + t.view_bytes);
+  }
+  t.layout_strides = strides_elems;
+  // Shape-only nodes lay both tensors out in one shape of their own (onnx_movement.cc).
+  if (s_.shape_only) return RelayoutShapeOnly();
 
   // DirectML strides: explicit for a caller layout or a view, else null (packed).
   t.has_strides = !strides_elems.empty() || t.is_view;
@@ -345,7 +403,9 @@ Status OperatorDesc::SetStrides(size_t slot, const std::vector<uint32_t>& stride
         t.strides_elems[d] = 1;  // a padding dimension of size 1: any stride addresses the same
         continue;
       }
-      const uint64_t stride = strides[d - t.rank_offset];
+      const size_t v = d - t.rank_offset;
+      const int32_t source = t.view_dims.empty() ? static_cast<int32_t>(v) : t.view_dims[v];
+      const uint64_t stride = source < 0 ? 0 : strides[static_cast<size_t>(source)];
       if (stride > UINT32_MAX) {
         return InvalidArgument("%s: %s stride[%u] is %" PRIu64 ", expected <= %u (DirectML "
                                "strides are UINT)", s_.onnx_op, name, d - t.rank_offset, stride,
@@ -382,278 +442,54 @@ std::string OperatorDesc::ToString() const {
                     FormatList(strides, s_.dimension_count).c_str());
       break;
     }
-    default:
+    case DML_OPERATOR_PADDING1: {
+      static const char* const kModes[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
+      uint64_t bits = 0;
+      std::memcpy(&bits, s_.padding1.PaddingValue.Bytes, 8);
+      s = StrFormat("PADDING1 PaddingMode=%s PaddingValue=0x%" PRIx64 " StartPadding=%s "
+                    "EndPadding=%s", kModes[s_.padding1.PaddingMode % 5], bits,
+                    FormatList(s_.pad_start, s_.dimension_count).c_str(),
+                    FormatList(s_.pad_end, s_.dimension_count).c_str());
+      break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+      const bool to_space = s_.op_desc.Type == DML_OPERATOR_DEPTH_TO_SPACE1;
+      const uint32_t block =
+          to_space ? s_.depth_to_space1.BlockSize : s_.space_to_depth1.BlockSize;
+      const DML_DEPTH_SPACE_ORDER order =
+          to_space ? s_.depth_to_space1.Order : s_.space_to_depth1.Order;
+      s = StrFormat("%s BlockSize=%u Order=%s", to_space ? "DEPTH_TO_SPACE1" : "SPACE_TO_DEPTH1",
+                    block, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "DCR" : "CRD");
+      break;
+    }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      s = Builder::MovementAttributes(s_);
+      break;
+    // New operators: one case each here.
+    default: {
+      if (s_.alias) {
+        return StrFormat("%s: the output is the input's bytes (both packed): nothing to execute",
+                         s_.onnx_op);
+      }
+      std::string shapes;
+      for (size_t i = 0; i < output_count(); ++i) {
+        shapes += (i == 0 ? "" : ", ") + ShapeString(output_shape(i));
+      }
       return StrFormat("%s with an empty output %s: nothing to execute", s_.onnx_op,
-                       ShapeString(s_.output_shape).c_str());
+                       shapes.c_str());
+    }
   }
-  static const char* const kInputNames[] = {"InputTensor", "IndicesTensor"};
-  for (size_t i = 0; i <= s_.input_count; ++i) {
-    const Tensor& t = s_.tensors[i];
-    s += StrFormat(" %s=%s%s", i == s_.input_count ? "OutputTensor" : kInputNames[i],
-                   DmlTypeName(t.buffer.DataType),
+  for (const Tensor& t : s_.tensors) {
+    s += StrFormat(" %s=%s%s", t.dml_field.c_str(), DmlTypeName(t.buffer.DataType),
                    FormatList(t.sizes, s_.dimension_count).c_str());
     if (t.has_strides) s += "s" + FormatList(t.strides_elems, s_.dimension_count);
     s += StrFormat("t%" PRIu64, t.total_bytes);
   }
   return s;
-}
-
-// ---- Operators ---------------------------------------------------------------------------------
-
-StatusOr<OperatorDesc> Gather(const TensorType& data, const TensorType& indices, int64_t axis) {
-  const char* op = "Gather";
-  Status status = CheckShape(op, "data", data.shape);
-  if (status.ok()) status = CheckShape(op, "indices", indices.shape);
-  if (status.ok()) status = CheckDataType(op, data.element_type);
-  if (status.ok()) status = CheckIndexType(op, indices.element_type);
-  if (!status.ok()) return status;
-  const size_t r = data.shape.size();
-  const size_t q = indices.shape.size();
-  if (r == 0) return InvalidArgument("%s: data rank is 0, expected >= 1", op);
-  uint32_t a = 0;
-  status = NormalizeAxis(op, "axis", axis, r, &a);
-  if (!status.ok()) return status;
-
-  std::vector<int64_t> output(data.shape.begin(), data.shape.begin() + a);
-  output.insert(output.end(), indices.shape.begin(), indices.shape.end());
-  output.insert(output.end(), data.shape.begin() + a + 1, data.shape.end());
-  if (output.size() > kMaxRank) {
-    return Unsupported("%s: output rank is %zu (data rank %zu + indices rank %zu - 1), expected "
-                       "<= %u (DirectML's DimensionCount limit)", op, output.size(), r, q,
-                       kMaxRank);
-  }
-  const bool empty = HasZero(output);
-  if (!empty && data.shape[a] == 0) {
-    return InvalidArgument("%s: data.shape[%u] is 0, expected >= 1 (the gathered axis of "
-                           "non-empty indices)", op, a);
-  }
-
-  Builder b(op, 2);
-  const uint32_t n = empty ? 0 : static_cast<uint32_t>(std::max(r, output.size()));
-  b.s().dimension_count = n;
-  b.s().output_is_empty = empty;
-  b.s().output_shape = output;
-  b.SetTensor(kData, data.element_type, data.shape);
-  b.SetTensor(kIndices, indices.element_type, indices.shape);
-  b.SetTensor(2, data.element_type, output);
-  if (!empty) {
-    b.s().op_desc.Type = DML_OPERATOR_GATHER;
-    b.s().gather.Axis = a + (n - static_cast<uint32_t>(r));
-    b.s().gather.IndexDimensions = static_cast<uint32_t>(q);
-  }
-  return b.Finish();
-}
-
-StatusOr<OperatorDesc> GatherElements(const TensorType& data, const TensorType& indices,
-                                      int64_t axis) {
-  const char* op = "GatherElements";
-  Status status = CheckShape(op, "data", data.shape);
-  if (status.ok()) status = CheckShape(op, "indices", indices.shape);
-  if (status.ok()) status = CheckDataType(op, data.element_type);
-  if (status.ok()) status = CheckIndexType(op, indices.element_type);
-  if (!status.ok()) return status;
-  const size_t r = data.shape.size();
-  if (r == 0) return InvalidArgument("%s: data rank is 0, expected >= 1", op);
-  if (indices.shape.size() != r) {
-    return InvalidArgument("%s: indices rank is %zu, expected %zu (data rank)", op,
-                           indices.shape.size(), r);
-  }
-  uint32_t a = 0;
-  status = NormalizeAxis(op, "axis", axis, r, &a);
-  if (!status.ok()) return status;
-  // DirectML wants Idx[d] == In[d] off the axis; a smaller ONNX index extent reads the leading
-  // sub-block of data, expressed as a view with data's strides.
-  std::vector<int64_t> view = indices.shape;
-  view[a] = data.shape[a];
-  for (size_t d = 0; d < r; ++d) {
-    if (d != a && indices.shape[d] > data.shape[d]) {
-      return InvalidArgument("%s: indices.shape[%zu] is %" PRId64 ", expected <= %" PRId64
-                             " (data.shape[%zu]; axis is %u)", op, d, indices.shape[d],
-                             data.shape[d], d, a);
-    }
-  }
-  const bool empty = HasZero(indices.shape);
-  if (!empty && data.shape[a] == 0) {
-    return InvalidArgument("%s: data.shape[%u] is 0, expected >= 1 (the gathered axis of "
-                           "non-empty indices)", op, a);
-  }
-
-  Builder b(op, 2);
-  const uint32_t n = empty ? 0 : static_cast<uint32_t>(r);
-  b.s().dimension_count = n;
-  b.s().output_is_empty = empty;
-  b.s().output_shape = indices.shape;
-  b.SetTensor(kData, data.element_type, data.shape, &view);
-  b.SetTensor(kIndices, indices.element_type, indices.shape);
-  b.SetTensor(2, data.element_type, indices.shape);
-  if (!empty) {
-    b.s().op_desc.Type = DML_OPERATOR_GATHER_ELEMENTS;
-    b.s().gather_elements.Axis = a;
-  }
-  return b.Finish();
-}
-
-StatusOr<OperatorDesc> GatherNd(const TensorType& data, const TensorType& indices,
-                                int64_t batch_dims) {
-  const char* op = "GatherND";
-  Status status = CheckShape(op, "data", data.shape);
-  if (status.ok()) status = CheckShape(op, "indices", indices.shape);
-  if (status.ok()) status = CheckDataType(op, data.element_type);
-  if (status.ok()) status = CheckIndexType(op, indices.element_type);
-  if (!status.ok()) return status;
-  const size_t r = data.shape.size();
-  const size_t q = indices.shape.size();
-  if (r == 0) return InvalidArgument("%s: data rank is 0, expected >= 1", op);
-  if (q == 0) return InvalidArgument("%s: indices rank is 0, expected >= 1", op);
-  const int64_t max_batch = static_cast<int64_t>(std::min(r, q)) - 1;
-  if (batch_dims < 0 || batch_dims > max_batch) {
-    return InvalidArgument("%s: batch_dims is %" PRId64 ", expected in [0, %" PRId64
-                           "] (below min(data rank %zu, indices rank %zu))", op, batch_dims,
-                           max_batch, r, q);
-  }
-  const size_t b_dims = static_cast<size_t>(batch_dims);
-  const int64_t t = indices.shape[q - 1];
-  if (t < 1 || t > static_cast<int64_t>(r - b_dims)) {
-    return InvalidArgument("%s: indices.shape[%zu] is %" PRId64 ", expected in [1, %zu] (data "
-                           "rank %zu - batch_dims %zu)", op, q - 1, t, r - b_dims, r, b_dims);
-  }
-  for (size_t d = 0; d < b_dims; ++d) {
-    if (indices.shape[d] != data.shape[d]) {
-      return InvalidArgument("%s: indices.shape[%zu] is %" PRId64 ", expected %" PRId64
-                             " (data.shape[%zu], a batch dimension)", op, d, indices.shape[d],
-                             data.shape[d], d);
-    }
-  }
-  std::vector<int64_t> output(indices.shape.begin(), indices.shape.end() - 1);
-  output.insert(output.end(), data.shape.begin() + b_dims + t, data.shape.end());
-  if (output.size() > kMaxRank) {
-    return Unsupported("%s: output rank is %zu, expected <= %u (DirectML's DimensionCount "
-                       "limit)", op, output.size(), kMaxRank);
-  }
-  const bool empty = HasZero(output);
-  if (!empty) {
-    for (size_t d = b_dims; d < b_dims + static_cast<size_t>(t); ++d) {
-      if (data.shape[d] == 0) {
-        return InvalidArgument("%s: data.shape[%zu] is 0, expected >= 1 (addressed by non-empty "
-                               "indices)", op, d);
-      }
-    }
-  }
-
-  Builder b(op, 2);
-  const uint32_t n = empty ? 0 : static_cast<uint32_t>(std::max({r, q, output.size()}));
-  b.s().dimension_count = n;
-  b.s().output_is_empty = empty;
-  b.s().output_shape = output;
-  b.SetTensor(kData, data.element_type, data.shape);
-  b.SetTensor(kIndices, indices.element_type, indices.shape);
-  b.SetTensor(2, data.element_type, output);
-  if (!empty) {
-    b.s().op_desc.Type = DML_OPERATOR_GATHER_ND1;
-    b.s().gather_nd1.InputDimensionCount = static_cast<uint32_t>(r);
-    b.s().gather_nd1.IndicesDimensionCount = static_cast<uint32_t>(q);
-    b.s().gather_nd1.BatchDimensionCount = static_cast<uint32_t>(b_dims);
-  }
-  return b.Finish();
-}
-
-StatusOr<OperatorDesc> Slice(const TensorType& data, const SliceParams& params) {
-  const char* op = "Slice";
-  Status status = CheckShape(op, "data", data.shape);
-  if (status.ok()) status = CheckDataType(op, data.element_type);
-  if (!status.ok()) return status;
-  const size_t r = data.shape.size();
-  const size_t k = params.starts.size();
-  if (params.ends.size() != k) {
-    return InvalidArgument("%s: ends has %zu values, expected %zu (as many as starts)", op,
-                           params.ends.size(), k);
-  }
-  if (!params.axes.empty() && params.axes.size() != k) {
-    return InvalidArgument("%s: axes has %zu values, expected %zu (as many as starts)", op,
-                           params.axes.size(), k);
-  }
-  if (!params.steps.empty() && params.steps.size() != k) {
-    return InvalidArgument("%s: steps has %zu values, expected %zu (as many as starts)", op,
-                           params.steps.size(), k);
-  }
-  if (params.axes.empty() && k > r) {
-    return InvalidArgument("%s: starts has %zu values, expected <= %zu (data rank; axes is "
-                           "omitted)", op, k, r);
-  }
-
-  // Per ONNX dimension: first element, output count, step (defaults: the whole dimension).
-  std::vector<int64_t> first(r, 0), step(r, 1), output(data.shape);
-  std::vector<int64_t> axis_source(r, -1);  // which entry of axes set the dimension
-  for (size_t i = 0; i < k; ++i) {
-    uint32_t a = static_cast<uint32_t>(i);
-    if (!params.axes.empty()) {
-      const std::string name = StrFormat("axes[%zu]", i);
-      status = NormalizeAxis(op, name.c_str(), params.axes[i], r, &a);
-      if (!status.ok()) return status;
-      if (axis_source[a] >= 0) {
-        return InvalidArgument("%s: axes[%zu] is %" PRId64 ", expected no repeated axis (axes[%"
-                               PRId64 "] is %" PRId64 ", the same axis %u)", op, i,
-                               params.axes[i], axis_source[a], params.axes[axis_source[a]], a);
-      }
-    }
-    axis_source[a] = static_cast<int64_t>(i);
-    const int64_t s = params.steps.empty() ? 1 : params.steps[i];
-    if (s == 0) return InvalidArgument("%s: steps[%zu] is 0, expected non-zero", op, i);
-    const int64_t dim = data.shape[a];
-    // Negative values count from the end (dim <= 2^32 - 1: no overflow), then clamp.
-    int64_t start = params.starts[i] < 0 ? params.starts[i] + dim : params.starts[i];
-    int64_t end = params.ends[i] < 0 ? params.ends[i] + dim : params.ends[i];
-    uint64_t count = 0;
-    const uint64_t magnitude = s > 0 ? static_cast<uint64_t>(s) : 0 - static_cast<uint64_t>(s);
-    if (dim == 0) {
-      start = 0;
-    } else if (s > 0) {
-      start = std::min(std::max(start, int64_t{0}), dim);
-      end = std::min(std::max(end, int64_t{0}), dim);
-      if (end > start) count = static_cast<uint64_t>(end - start - 1) / magnitude + 1;
-    } else {
-      start = std::min(std::max(start, int64_t{0}), dim - 1);
-      end = std::min(std::max(end, int64_t{-1}), dim - 1);
-      if (start > end) count = static_cast<uint64_t>(start - end - 1) / magnitude + 1;
-    }
-    if (count > 1 && magnitude > INT32_MAX) {
-      return Unsupported("%s: steps[%zu] is %" PRId64 ", expected |steps[%zu]| <= %d when more "
-                         "than one element is taken (DirectML's INT window strides)", op, i, s,
-                         i, INT32_MAX);
-    }
-    first[a] = start;
-    step[a] = count > 1 ? s : 1;
-    output[a] = static_cast<int64_t>(count);
-  }
-  const bool empty = HasZero(output);
-
-  Builder b(op, 1);
-  const uint32_t n = empty ? 0 : static_cast<uint32_t>(std::max<size_t>(r, 1));
-  b.s().dimension_count = n;
-  b.s().output_is_empty = empty;
-  b.s().output_shape = output;
-  b.SetTensor(kData, data.element_type, data.shape);
-  b.SetTensor(1, data.element_type, output);
-  if (!empty) {
-    b.s().op_desc.Type = DML_OPERATOR_SLICE1;
-    const uint32_t offset = n - static_cast<uint32_t>(r);
-    for (uint32_t d = 0; d < n; ++d) {
-      if (d < offset) {  // padding dimension
-        b.s().window_offsets[d] = 0;
-        b.s().window_sizes[d] = 1;
-        b.s().window_strides[d] = 1;
-        continue;
-      }
-      const size_t a = d - offset;
-      const uint64_t reach = static_cast<uint64_t>(output[a] - 1) *
-                             static_cast<uint64_t>(step[a] > 0 ? step[a] : -step[a]);
-      // A negative step walks the window [first - reach, first] backwards.
-      b.s().window_offsets[d] = static_cast<uint32_t>(step[a] > 0 ? first[a] : first[a] - reach);
-      b.s().window_sizes[d] = static_cast<uint32_t>(reach + 1);
-      b.s().window_strides[d] = static_cast<int32_t>(step[a]);
-    }
-  }
-  return b.Finish();
 }
 
 }  // namespace onnx

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Human-readable program descriptions ("why is my slice slow").
 #include <string>
+#include <vector>
 
 #include "core/format.h"
 #include "planner/planner.h"
@@ -21,6 +22,7 @@ std::string DescribeTensor(const char* field, const TensorInfo& t) {
 const char* StepKindName(StepKind kind) {
   switch (kind) {
     case StepKind::kAffineCopy: return "affine copy";
+    case StepKind::kFill: return "fill";
   }
   return "?";
 }
@@ -38,9 +40,11 @@ const char* StrategyDetail(const Plan& plan) {
   }
 }
 
-// "inputs[1] (IndicesTensor)" style binding names of today's operators.
-std::string BindingName(const char* kind, uint32_t binding, const char* field) {
-  return StrFormat("%s[%u] (%s)", kind, binding, field);
+// "inputs[1] (IndicesTensor)".
+std::string BindingName(const char* kind, uint32_t binding,
+                        const std::vector<BindingInfo>& bindings) {
+  return StrFormat("%s[%u] (%s)", kind, binding,
+                   binding < bindings.size() ? bindings[binding].field.c_str() : "?");
 }
 
 }  // namespace
@@ -108,27 +112,43 @@ std::string DescribePlan(const Plan& plan) {
 
 std::string DescribeProgram(const Program& program) {
   const OpGeometry& g = program.geometry;
-  std::string s = StrFormat("%s, %s elements", g.name, DataTypeName(g.output.data_type));
+  const TensorInfo& first_output = program.outputs.empty() ? g.output : program.outputs[0].tensor;
+  std::string s = StrFormat("%s, %s elements", g.name, DataTypeName(first_output.data_type));
   if (g.has_indices) {
     s += StrFormat(", %s indices, %s policy", IndexTypeName(g.index_type),
                    program.strict_indices ? "strict" : "clamp");
   }
   s += "\n";
-  s += DescribeTensor("input", g.input);
-  if (g.has_indices) s += DescribeTensor("indices", g.indices);
-  s += DescribeTensor("output", g.output);
+  // Today's six keep their short labels; other operators are listed by field.
+  const bool canonical = program.steps.size() == 1 && program.output_count == 1 &&
+                         program.inputs.size() >= 1 && program.inputs[0].field == "InputTensor" &&
+                         program.outputs[0].field == "OutputTensor";
+  for (const BindingInfo& b : program.inputs) {
+    const char* label = canonical ? (b.field == "IndicesTensor" ? "indices" : "input")
+                                  : b.field.c_str();
+    s += DescribeTensor(label, b.tensor);
+  }
+  for (const BindingInfo& b : program.outputs) {
+    s += DescribeTensor(canonical ? "output" : b.field.c_str(), b.tensor);
+  }
   s += StrFormat("  program: %zu step(s) over %u input(s) and %u output(s)%s\n",
                  program.steps.size(), program.input_count, program.output_count,
                  program.strict_indices ? ", every index checked first" : "");
   for (size_t i = 0; i < program.steps.size(); ++i) {
     const Step& step = program.steps[i];
-    std::string from = BindingName("inputs", step.input_binding, "InputTensor");
+    std::string from;
+    if (step.kind == StepKind::kFill) {
+      from = StrFormat("0x%llx", static_cast<unsigned long long>(step.fill_bits));
+    } else if (step.source == StepSource::kOutput) {
+      from = BindingName("outputs", step.input_binding, program.outputs);
+    } else {
+      from = BindingName("inputs", step.input_binding, program.inputs);
+    }
     if (step.indices_binding != kNoBinding) {
-      from += " indexed by " + BindingName("inputs", step.indices_binding, "IndicesTensor");
+      from += " indexed by " + BindingName("inputs", step.indices_binding, program.inputs);
     }
     s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld\n", i, StepKindName(step.kind),
-                   from.c_str(),
-                   BindingName("outputs", step.output_binding, "OutputTensor").c_str(),
+                   from.c_str(), BindingName("outputs", step.output_binding, program.outputs).c_str(),
                    static_cast<long long>(step.out_base_bytes));
     s += DescribePlan(step.plan);
   }

@@ -266,6 +266,7 @@ const char* TilingName(Tiling tiling) {
     case Tiling::kNone: return "none";
     case Tiling::kStridedTiles: return "strided rows in cache tiles";
     case Tiling::kTransposeTiles: return "2-D transpose tiles";
+    case Tiling::kRunTiles: return "rows of runs in stream tiles";
     case Tiling::kStrips: return "strips";
     case Tiling::kPackedStrips: return "packed strips";
   }

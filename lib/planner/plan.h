@@ -19,6 +19,7 @@
 #define DMLCPU_PLANNER_PLAN_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -55,6 +56,7 @@ enum class Tiling : uint8_t {
   kNone,
   kStridedTiles,    // K2 rows reordered so each input line is used whole while in L1
   kTransposeTiles,  // K2 true transpose: the last two loops form one 2-D tile per unit
+  kRunTiles,        // K1 rows reordered so each far-apart input stream is read a tile at a time
   kStrips,          // K4 rows strip-mined so a strip of the input stays in L2
   kPackedStrips,    // kStrips, each strip first copied into a scratch slot (Plan::pack_bytes)
 };
@@ -172,27 +174,46 @@ struct IndexScans {
 };
 
 enum class StepKind : uint8_t {
-  // output[window] = input (affine copy or gather; Plan's canonical form). Later operators add
-  // kinds beside it (docs/design.md#programs-of-future-operators).
+  // output[window] = source (affine copy or gather; Plan's canonical form).
   kAffineCopy,
+  // output[window] = one constant element: an affine copy whose source is Step::fill_bits, read
+  // with input stride 0 on every loop (the copy kernels broadcast it).
+  kFill,
 };
+
+// Where an affine copy reads: an input binding, or an output binding that earlier steps of
+// the same program wrote (TILE's doubling copies, PADDING's mirrored columns). The planner
+// keeps such a step's read and write windows disjoint.
+enum class StepSource : uint8_t { kInput, kOutput };
 
 constexpr uint32_t kNoBinding = ~uint32_t{0};
 
 struct Step {
   StepKind kind = StepKind::kAffineCopy;
-  uint32_t input_binding = 0;
+  StepSource source = StepSource::kInput;
+  uint32_t input_binding = 0;  // the source binding (an output binding with kOutput)
   uint32_t indices_binding = kNoBinding;
   uint32_t output_binding = 0;
-  // The step writes the window of its output binding that starts this many bytes in.
+  // The step writes the window of its output binding that starts this many bytes in (its plan's
+  // in_base_bytes places the read the same way).
   int64_t out_base_bytes = 0;
+  // kFill: the element's bit pattern, little-endian in the low elem_bytes bytes.
+  uint64_t fill_bits = 0;
   Plan plan;
+};
+
+// One binding of a program: its struct field ("InputTensors[2]") and validated tensor.
+struct BindingInfo {
+  std::string field;
+  TensorInfo tensor;
 };
 
 struct Program {
   OpGeometry geometry;
   uint32_t input_count = 1;   // bindings Execute expects, in struct-field order
   uint32_t output_count = 1;
+  std::vector<BindingInfo> inputs;   // input_count entries
+  std::vector<BindingInfo> outputs;  // output_count entries
   bool strict_indices = false;
   IndexScans index_scans;     // strict_indices only
   std::vector<Step> steps;    // run one after another, each parallel inside

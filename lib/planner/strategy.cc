@@ -34,17 +34,35 @@ bool ChooseNonTemporal(const Plan& plan, uint64_t out_bytes, uint64_t in_bytes,
   const Loop& row = plan.loops[plan.loop_count - 1];
   if (row.out_stride_bytes != plan.elem_bytes) return false;
   const bool element_rows = plan.shape == KernelShape::kElementGather;
+  // Short rows with gaps between them (a padded interior, a strided output) that start or end
+  // inside a line: non-temporal stores would write those partial lines one by one. Rows of
+  // whole lines (tiled permuted copies) still stream.
+  if (plan.loop_count >= 2 && !element_rows) {
+    const int64_t row_bytes = row.size * static_cast<int64_t>(plan.elem_bytes);
+    const int64_t next_row_bytes = plan.loops[plan.loop_count - 2].out_stride_bytes;
+    const bool partial_lines = row_bytes % 64 != 0 || next_row_bytes % 64 != 0;
+    if (next_row_bytes != row_bytes && partial_lines &&
+        static_cast<uint64_t>(row_bytes) < tuning.min_gapped_stream_row_bytes) {
+      return false;
+    }
+  }
   if (out_bytes >= tuning.stream_threshold_bytes) return true;
   // Plain-copy and directly streamed strided rows: also when their footprint (the output and
   // the input lines they read) exceeds the cache, or half of it on one thread (one core's
   // regular stores wait for a DRAM read of nearly every line there).
+  // Permuted copies tiled for the cache too (transpose tiles, rows of runs in stream tiles):
+  // they read as many bytes as they write, and write out of order, so they stream from half
+  // the cache on any thread count.
+  const bool permuted =
+      plan.tiling == Tiling::kTransposeTiles || plan.tiling == Tiling::kRunTiles;
   const bool footprint_rows =
-      !element_rows && kernels::StreamsDirectly(row.in_stride_bytes, plan.elem_bytes);
+      permuted ||
+      (!element_rows && kernels::StreamsDirectly(row.in_stride_bytes, plan.elem_bytes));
   if (footprint_rows) {
-    const uint64_t read_per_out = row.in_stride_bytes / plan.elem_bytes;
+    const uint64_t read_per_out = permuted ? 1 : row.in_stride_bytes / plan.elem_bytes;
     const uint64_t footprint_bytes = out_bytes + std::min(in_bytes, read_per_out * out_bytes);
-    const uint64_t limit_bytes =
-        concurrency == 1 ? tuning.stream_threshold_bytes / 2 : tuning.stream_threshold_bytes;
+    const uint64_t limit_bytes = concurrency == 1 || permuted ? tuning.stream_threshold_bytes / 2
+                                                              : tuning.stream_threshold_bytes;
     if (footprint_bytes > limit_bytes) return true;
   }
   // Element gathers load element by element, far below the non-temporal ceiling even warm.

@@ -11,6 +11,18 @@ namespace dmlcpu {
 namespace internal {
 namespace {
 
+// Transposes with fewer columns (output row elements) than this are narrow (see TileTranspose).
+constexpr int64_t kNarrowTransposeCols = 8;
+// Rows of runs are tiled only where the jumping loop reads at least this many streams (fewer
+// share a cache set's ways without evicting each other).
+constexpr int64_t kMinRunTileStreams = 8;
+
+int64_t FloorPow2(int64_t v) {
+  int64_t p = 1;
+  while (p <= v / 2) p *= 2;
+  return p;
+}
+
 // Largest tile in {max_items, max_items/2, ..., min_items} that divides `size` at least twice.
 int64_t PickTile(int64_t size, int64_t max_items, int64_t min_items) {
   for (int64_t t = max_items; t >= min_items && t >= 1; t /= 2) {
@@ -31,8 +43,8 @@ Loop Tile(const Loop& loop, int64_t tile) {
 // K2 rows whose input elements each sit on a different cache line (a transposed view): tile
 // the row with the outer loop that walks the input contiguously, so each input line is used
 // whole while it is in L1. {4096,4096} fp32 read with strides {1,4096}: loops {4096 x 4096}
-// become {256, 64, 16, 64} (16 rows of 64 elements per tile: 64 input lines, each read whole).
-void TileTranspose(Plan* plan) {
+// become {64, 64, 64, 64} (64 x 64 tiles: 64 input rows of 256 bytes, each line read whole).
+void TileTranspose(Plan* plan, const Tuning& tuning) {
   const uint32_t last = plan->loop_count - 1;
   if (plan->component_count != 0 || last == 0 || plan->loop_count + 2 > kMaxRank) return;
   const Loop row = plan->loops[last];
@@ -52,9 +64,19 @@ void TileTranspose(Plan* plan) {
   // copied tile by tile with a line-blocked kernel: 64 x 64 tiles. Otherwise the strided
   // rows are only reordered: tiles of one input cache line along `walk` by 64 row elements.
   const bool transpose = walk.in_stride_bytes == elem && row.out_stride_bytes == elem;
-  const int64_t walk_tile =
-      transpose ? PickTile(walk.size, 64, 8)
-                : PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
+  // Transposes of a few columns (DEPTH_TO_SPACE's block pairs) take longer tiles along the walk,
+  // up to tuning.narrow_transpose_tile_bytes written per tile: the whole walk where it fits.
+  int64_t walk_tile = 0;
+  if (transpose && row.size < kNarrowTransposeCols) {
+    const int64_t tile_bytes = static_cast<int64_t>(tuning.narrow_transpose_tile_bytes);
+    const int64_t max_items = std::max<int64_t>(64, tile_bytes / (row.size * elem));
+    walk_tile = walk.size <= max_items ? walk.size : PickTile(walk.size, FloorPow2(max_items), 8);
+  } else if (transpose) {
+    walk_tile = PickTile(walk.size, 64, 8);
+  } else {
+    walk_tile =
+        PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
+  }
   if (walk_tile == 0) return;
   const int64_t row_tile =
       row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
@@ -67,12 +89,55 @@ void TileTranspose(Plan* plan) {
   // Tiles sweep along the walk loop innermost: consecutive tiles then share their input lines'
   // pages, and only the output rows change pages.
   if (row_tile != row.size) loops[count++] = Scaled(row, row_tile);
-  loops[count++] = Scaled(walk, walk_tile);
+  if (walk_tile != walk.size) loops[count++] = Scaled(walk, walk_tile);
   loops[count++] = Tile(walk, walk_tile);
   loops[count++] = Tile(row, row_tile);
   for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
   plan->loop_count = count;
   plan->tiling = transpose ? Tiling::kTransposeTiles : Tiling::kStridedTiles;
+}
+
+// K1 rows of short runs whose next row jumps far in the input while an outer loop continues each
+// run contiguously (a permute that moves a middle axis: attention heads {0,2,1,3}). Untiled,
+// consecutive rows read from as many far-apart streams as the jumping loop is long; a
+// power-of-two apart, those share cache sets, whose lines (prefetched ones too) evict each other
+// before use. Tile the continuing loop under the jumping one, so that each stream is read
+// tuning.run_tile_bytes at a time: {2048 seq, 32 heads, run of 256 bytes} becomes
+// {128, 32, 16, 256 bytes}.
+void TileRuns(Plan* plan, const Tuning& tuning) {
+  const uint32_t last = plan->loop_count - 1;
+  if (plan->component_count != 0 || last < 2 || plan->loop_count + 1 > kMaxRank) return;
+  const Loop row = plan->loops[last];
+  const Loop jump = plan->loops[last - 1];
+  const int64_t run_bytes = row.size * plan->elem_bytes;
+  const auto tile_bytes = static_cast<int64_t>(tuning.run_tile_bytes);
+  if (run_bytes * 2 > tile_bytes || jump.size < kMinRunTileStreams ||
+      std::abs(jump.in_stride_bytes) < tile_bytes) {
+    return;
+  }
+  int b = -1;  // the outer loop that continues the run in the input
+  for (uint32_t i = 0; i + 1 < last; ++i) {
+    if (plan->loops[i].in_stride_bytes == run_bytes) b = static_cast<int>(i);
+  }
+  if (b < 0) return;
+  const Loop walk = plan->loops[b];
+  const int64_t max_items = FloorPow2(tile_bytes / run_bytes);
+  const int64_t walk_tile = walk.size <= max_items ? walk.size : PickTile(walk.size, max_items, 2);
+  if (walk_tile == 0) return;
+  Loop loops[kMaxRank];
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < last; ++i) {
+    if (static_cast<int>(i) != b) {
+      loops[count++] = plan->loops[i];
+    } else if (walk_tile != walk.size) {
+      loops[count++] = Scaled(walk, walk_tile);
+    }
+  }
+  loops[count++] = Tile(walk, walk_tile);
+  loops[count++] = row;
+  for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
+  plan->loop_count = count;
+  plan->tiling = Tiling::kRunTiles;
 }
 
 // K4 rows whose gathered axis is an outer loop (GATHER_ELEMENTS along axis 0 of a large tensor)
@@ -139,7 +204,8 @@ void TileGatherStrips(Plan* plan, uint32_t concurrency, const Tuning& tuning) {
 void TileForLocality(Plan* plan, uint32_t concurrency, const Tuning& tuning) {
   plan->tiling = Tiling::kNone;
   plan->pack_bytes = 0;
-  if (plan->shape == KernelShape::kStridedInner) TileTranspose(plan);
+  if (plan->shape == KernelShape::kRowsOfRuns) TileRuns(plan, tuning);
+  if (plan->shape == KernelShape::kStridedInner) TileTranspose(plan, tuning);
   if (plan->shape == KernelShape::kElementGather) TileGatherStrips(plan, concurrency, tuning);
 }
 

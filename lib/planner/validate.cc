@@ -9,92 +9,12 @@
 
 #include "core/format.h"
 #include "planner/geometry.h"
+#include "planner/ops.h"
+#include "planner/validate_util.h"
 
 namespace dmlcpu {
 namespace internal {
 namespace {
-
-struct NamedArray {
-  const char* field;
-  const void* data;
-};
-
-// Every array pointer of the descriptor is non-null (the first null one is reported).
-Status RequireArrays(const char* op, std::initializer_list<NamedArray> arrays) {
-  for (const NamedArray& a : arrays) {
-    if (a.data == nullptr) {
-      return InvalidArgument("%s: %s is null, expected a non-null pointer", op, a.field);
-    }
-  }
-  return Status::Ok();
-}
-
-Status CheckSameRank(const char* op, const char* field, const TensorInfo& t,
-                     const TensorInfo& input) {
-  if (t.rank != input.rank) {
-    return InvalidArgument("%s: %s.DimensionCount is %u, expected %u (InputTensor.DimensionCount)",
-                           op, field, t.rank, input.rank);
-  }
-  return Status::Ok();
-}
-
-Status CheckSameType(const char* op, const TensorInfo& output, const TensorInfo& input) {
-  if (output.data_type != input.data_type) {
-    return InvalidArgument(
-        "%s: OutputTensor.DataType is %u (%s), expected %u (%s, the "
-        "InputTensor.DataType)",
-        op, static_cast<unsigned>(output.data_type), DataTypeName(output.data_type),
-        static_cast<unsigned>(input.data_type), DataTypeName(input.data_type));
-  }
-  return Status::Ok();
-}
-
-Status CheckIndexType(const char* op, const TensorInfo& indices, kernels::IndexType* type) {
-  switch (indices.data_type) {
-    case DML_TENSOR_DATA_TYPE_INT32:
-      *type = kernels::IndexType::kInt32;
-      return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_UINT32:
-      *type = kernels::IndexType::kUint32;
-      return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_INT64:
-      *type = kernels::IndexType::kInt64;
-      return Status::Ok();
-    case DML_TENSOR_DATA_TYPE_UINT64:
-      *type = kernels::IndexType::kUint64;
-      return Status::Ok();
-    default:
-      return InvalidArgument(
-          "%s: IndicesTensor.DataType is %u (%s), expected INT32, INT64, "
-          "UINT32 or UINT64",
-          op, static_cast<unsigned>(indices.data_type), DataTypeName(indices.data_type));
-  }
-}
-
-// One expected output dimension and where its value comes from (for messages).
-struct ExpectedDim {
-  uint32_t size;
-  std::string source;
-};
-
-Status CheckOutputSizes(const char* op, const TensorInfo& output, const ExpectedDim* expected) {
-  for (uint32_t i = 0; i < output.rank; ++i) {
-    if (output.sizes[i] != expected[i].size) {
-      uint32_t sizes[kMaxRank];
-      for (uint32_t j = 0; j < output.rank; ++j) sizes[j] = expected[j].size;
-      return InvalidArgument(
-          "%s: OutputTensor.Sizes[%u] is %u, expected %u (%s); expected "
-          "OutputTensor.Sizes %s",
-          op, i, output.sizes[i], expected[i].size, expected[i].source.c_str(),
-          FormatList(sizes, output.rank).c_str());
-    }
-  }
-  return Status::Ok();
-}
-
-std::string Source(const char* field, uint32_t dim) {
-  return StrFormat("%s.Sizes[%u]", field, dim);
-}
 
 // Reads the tensors common to the family and checks ranks and types.
 Status ReadTensors(const char* op, const DML_TENSOR_DESC* input, const DML_TENSOR_DESC* indices,
@@ -389,10 +309,9 @@ Status ValidateOperator(const DML_OPERATOR_DESC& desc, OpGeometry* g) {
             value, static_cast<unsigned>(DML_OPERATOR_UNFOLD));
       }
       return Unsupported(
-          "DML_OPERATOR_DESC.Type is %u (%s), expected GATHER (67), GATHER_ELEMENTS "
-          "(107), GATHER_ND (108), GATHER_ND1 (140), SLICE (60) or SLICE1 (111): "
-          "dmlcpu does not implement this operator",
-          value, op);
+          "DML_OPERATOR_DESC.Type is %u (%s), expected one of %s: dmlcpu does not implement "
+          "this operator",
+          value, op, ImplementedOperatorsText().c_str());
     }
   }
   g->type = static_cast<DML_OPERATOR_TYPE>(type_value);  // one of the six: a valid enumerator

@@ -7,7 +7,7 @@
  * orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe; the version; the
  * struct_size rule; the last-error rule; operator introspection; const input bindings
  * (dmlcpu_execute2); the ONNX adapter (dmlcpu_onnx_*), with an ONNX Slice and an ONNX Gather run
- * end to end.
+ * end to end; the engine's thread pool (parallel_for), old-size structs without it.
  * Prints "<passed> passed, <failed> failed" and exits non-zero on any failure. */
 #include <stddef.h>
 #include <stdint.h>
@@ -305,7 +305,7 @@ static void TestInvalidDescriptor(dmlcpu_device* device) {
   CHECK_MESSAGE("9999");
 
   MakeGatherG1(&desc);
-  desc.op.Type = DML_OPERATOR_ELEMENT_WISE_IDENTITY;
+  desc.op.Type = DML_OPERATOR_ELEMENT_WISE_ABS; /* valid DirectML, not implemented */
   CHECK(dmlcpu_compile(device, &desc.op, DMLCPU_INDEX_CLAMP, &op) == DMLCPU_UNSUPPORTED);
 }
 
@@ -576,6 +576,155 @@ static void TestStructSize(void) {
   CHECK_MESSAGE("options->struct_size is 0");
 }
 
+/* The engine's thread pool (parallel_for in dmlcpu_device_options). This "pool" runs every
+ * task inline, last index first (the contract allows any thread and any order). */
+typedef struct ReversePool {
+  int calls;
+  int tasks;
+  uint32_t max_task_count;
+  int bad_context;
+} ReversePool;
+
+static void ReverseParallelFor(void* context, uint32_t task_count, dmlcpu_task_fn function,
+                               void* argument) {
+  ReversePool* pool = (ReversePool*)context;
+  uint32_t i;
+  ++pool->calls;
+  if (task_count > pool->max_task_count) pool->max_task_count = task_count;
+  for (i = task_count; i-- > 0;) {
+    function(argument, i);
+    ++pool->tasks;
+  }
+}
+
+/* For a struct that ends before parallel_for_context: the context must arrive as NULL. */
+static ReversePool g_context_free_pool;
+static void ContextFreeParallelFor(void* context, uint32_t task_count, dmlcpu_task_fn function,
+                                   void* argument) {
+  if (context != NULL) ++g_context_free_pool.bad_context;
+  ReverseParallelFor(&g_context_free_pool, task_count, function, argument);
+}
+
+enum { kPoolRows = 1024, kPoolCols = 64, kPoolIndices = 2048 };
+
+/* GATHER along axis 0 of FLOAT32 {kPoolRows, kPoolCols}: 512 KiB of output (parallel). Returns
+ * 1 when the output is the gathered rows. */
+static int RunLargeGather(dmlcpu_device* device, const float* input, const uint32_t* indices,
+                          float* output) {
+  static const UINT kInSizes[2] = {kPoolRows, kPoolCols};
+  static const UINT kIdxSizes[2] = {1, kPoolIndices};
+  static const UINT kOutSizes[2] = {kPoolIndices, kPoolCols};
+  DML_BUFFER_TENSOR_DESC in = Buffer4(DML_TENSOR_DATA_TYPE_FLOAT32, 2, kInSizes);
+  DML_BUFFER_TENSOR_DESC idx = Buffer4(DML_TENSOR_DATA_TYPE_UINT32, 2, kIdxSizes);
+  DML_BUFFER_TENSOR_DESC out = Buffer4(DML_TENSOR_DATA_TYPE_FLOAT32, 2, kOutSizes);
+  DML_TENSOR_DESC in_t = TensorOf(&in), idx_t = TensorOf(&idx), out_t = TensorOf(&out);
+  DML_GATHER_OPERATOR_DESC gather;
+  DML_OPERATOR_DESC desc;
+  dmlcpu_operator* op = NULL;
+  dmlcpu_binding inputs[2];
+  dmlcpu_binding outputs[1];
+  int ok;
+  uint32_t i, c;
+  gather.InputTensor = &in_t;
+  gather.IndicesTensor = &idx_t;
+  gather.OutputTensor = &out_t;
+  gather.Axis = 0;
+  gather.IndexDimensions = 1;
+  desc.Type = DML_OPERATOR_GATHER;
+  desc.Desc = &gather;
+  if (dmlcpu_compile(device, &desc, DMLCPU_INDEX_CLAMP, &op) != DMLCPU_OK) return 0;
+  inputs[0].data = (void*)input;
+  inputs[0].size_bytes = in.TotalTensorSizeInBytes;
+  inputs[1].data = (void*)indices;
+  inputs[1].size_bytes = idx.TotalTensorSizeInBytes;
+  outputs[0].data = output;
+  outputs[0].size_bytes = out.TotalTensorSizeInBytes;
+  memset(output, 0, out.TotalTensorSizeInBytes);
+  ok = dmlcpu_execute(op, inputs, 2, outputs, 1) == DMLCPU_OK;
+  dmlcpu_operator_destroy(op);
+  for (i = 0; ok && i < kPoolIndices; ++i) {
+    for (c = 0; c < kPoolCols; ++c) {
+      if (output[i * kPoolCols + c] != input[indices[i] * kPoolCols + c]) ok = 0;
+    }
+  }
+  return ok;
+}
+
+static void TestEnginePool(void) {
+  static float input[kPoolRows * kPoolCols];
+  static uint32_t indices[kPoolIndices];
+  static float output[kPoolIndices * kPoolCols];
+  static float serial_output[kPoolIndices * kPoolCols];
+  ReversePool pool;
+  dmlcpu_device_options options;
+  dmlcpu_device* device = NULL;
+  dmlcpu_device* serial = NULL;
+  uint32_t i;
+  for (i = 0; i < kPoolRows * kPoolCols; ++i) input[i] = (float)i;
+  for (i = 0; i < kPoolIndices; ++i) indices[i] = (i * 7919u) % kPoolRows;
+  memset(&pool, 0, sizeof(pool));
+
+  memset(&options, 0, sizeof(options));
+  options.struct_size = sizeof(options);
+  options.max_threads = 4;
+  options.parallel_for = ReverseParallelFor;
+  options.parallel_for_context = &pool;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  CHECK(dmlcpu_device_create(1, &serial) == DMLCPU_OK);
+  if (device == NULL || serial == NULL) return;
+  CHECK(RunLargeGather(device, input, indices, output));
+  CHECK(RunLargeGather(serial, input, indices, serial_output));
+  CHECK(memcmp(output, serial_output, sizeof(output)) == 0);
+  CHECK(pool.calls >= 1);
+  CHECK(pool.max_task_count >= 2 && pool.max_task_count <= 4);
+  /* Tiny work runs inline: no call. */
+  {
+    static const uint32_t kIndices[5] = {3, 1, 3, 0, 2};
+    static const float kExpected[5] = {14, 12, 14, 11, 13};
+    const int calls = pool.calls;
+    GatherDesc desc;
+    dmlcpu_operator* op = NULL;
+    float small_output[5];
+    MakeGatherG1(&desc);
+    CHECK(dmlcpu_compile(device, &desc.op, DMLCPU_INDEX_CLAMP, &op) == DMLCPU_OK);
+    CHECK(RunGather(op, kIndices, small_output) == DMLCPU_OK);
+    CHECK(FloatsEqual(small_output, kExpected, 5));
+    CHECK(pool.calls == calls);
+    dmlcpu_operator_destroy(op);
+  }
+  dmlcpu_device_destroy(device);
+
+  /* A struct from before the engine pool (it ends before parallel_for): what lies past
+   * struct_size is never read, and the device uses its own threads. */
+  memset(&pool, 0, sizeof(pool));
+  options.struct_size = (uint32_t)offsetof(dmlcpu_device_options, parallel_for);
+  device = NULL;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  CHECK(device != NULL && RunLargeGather(device, input, indices, output));
+  CHECK(pool.calls == 0);
+  dmlcpu_device_destroy(device);
+
+  /* A struct that ends between the two fields: the context takes its default, NULL. */
+  memset(&g_context_free_pool, 0, sizeof(g_context_free_pool));
+  options.struct_size = (uint32_t)offsetof(dmlcpu_device_options, parallel_for_context);
+  options.parallel_for = ContextFreeParallelFor;
+  device = NULL;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_OK);
+  CHECK(device != NULL && RunLargeGather(device, input, indices, output));
+  CHECK(g_context_free_pool.calls >= 1 && g_context_free_pool.bad_context == 0);
+  dmlcpu_device_destroy(device);
+
+  /* A context without a parallel_for is refused. */
+  options.struct_size = sizeof(options);
+  options.parallel_for = NULL;
+  options.parallel_for_context = &pool;
+  device = NULL;
+  CHECK(dmlcpu_device_create_ex(&options, &device) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(device == NULL);
+  CHECK_MESSAGE("parallel_for_context is");
+  dmlcpu_device_destroy(serial);
+}
+
 /* A successful call leaves the last error (text and pointer) as the last failure set it. */
 static void TestLastErrorRule(dmlcpu_device* device) {
   GatherDesc desc;
@@ -688,6 +837,9 @@ static void TestOnnxSlice(dmlcpu_device* device) {
   dmlcpu_input_binding input;
   float output[4];
   const int64_t* shape;
+  uint32_t rank;
+  int32_t element_type = 0;
+  uint64_t size_bytes = 0;
   char text[512];
 
   data.element_type = 1; /* FLOAT */
@@ -704,6 +856,23 @@ static void TestOnnxSlice(dmlcpu_device* device) {
   CHECK(dmlcpu_onnx_node_output_elems(node) == 4);
   CHECK(dmlcpu_onnx_node_input_count(node) == 1);
   CHECK(dmlcpu_onnx_node_output_bytes(node) == 16);
+  /* The per-output queries: one output, the same answers; index 1 is refused. */
+  CHECK(dmlcpu_onnx_node_output_count(node) == 1);
+  CHECK(dmlcpu_onnx_node_output_count(NULL) == 0);
+  rank = 0;
+  shape = NULL;
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 0, &rank, &shape) == DMLCPU_OK);
+  CHECK(rank == 2 && shape != NULL && shape[0] == 2 && shape[1] == 2);
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 1, &rank, &shape) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_shape_at(node, 0, NULL, &shape) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_element_type_at(node, 0, &element_type) == DMLCPU_OK);
+  CHECK(element_type == 1);
+  CHECK(dmlcpu_onnx_node_output_element_type_at(node, 1, &element_type) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(node, 0, &size_bytes) == DMLCPU_OK);
+  CHECK(size_bytes == 16);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(node, 1, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
+  CHECK(dmlcpu_onnx_node_output_bytes_at(NULL, 0, &size_bytes) == DMLCPU_INVALID_ARGUMENT);
   CHECK(dmlcpu_onnx_node_describe(node, text, sizeof(text)) > 0);
   CHECK(strstr(text, "SLICE1") != NULL);
   input.data = kX;
@@ -836,6 +1005,7 @@ int main(void) {
   TestCalcBufferTensorSize();
   TestVersion();
   TestStructSize();
+  TestEnginePool();
   if (dmlcpu_device_create(2, &device) != DMLCPU_OK || device == NULL) {
     fprintf(stderr, "FAILED: cannot create a device\n");
     return 1;

@@ -60,8 +60,8 @@ class GatherRows {
     desc_ = {DML_OPERATOR_GATHER, &gather_};
     expected_.assign(output_elems(), -1.0f);
     const void* inputs[2] = {input_.data(), indices_.data()};
-    const dmlcpu_test::ReferenceResult ref =
-        dmlcpu_test::RunReference(desc_, inputs, 2, expected_.data());
+    void* const outputs[1] = {expected_.data()};
+    const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(desc_, inputs, outputs);
     EXPECT_TRUE(ref.ok) << ref.error;
   }
   GatherRows(const GatherRows&) = delete;
@@ -247,8 +247,8 @@ TEST(ConcurrencyTest, PackedStripsWithMoreCallersThanScratchSlots) {
   const DML_OPERATOR_DESC desc{DML_OPERATOR_GATHER_ELEMENTS, &ge};
   std::vector<float> expected(indices.size(), -1.0f);
   const void* inputs[2] = {input.data(), indices.data()};
-  const dmlcpu_test::ReferenceResult ref =
-      dmlcpu_test::RunReference(desc, inputs, 2, expected.data());
+  void* const outputs[1] = {expected.data()};
+  const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(desc, inputs, outputs);
   ASSERT_TRUE(ref.ok) << ref.error;
   for (uint32_t max_threads : {0u, 1u, 2u}) {
     SCOPED_TRACE(max_threads);

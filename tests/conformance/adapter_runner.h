@@ -96,7 +96,9 @@ inline ::testing::AssertionResult ExecuteAdapted(
       return ::testing::AssertionFailure() << "input " << i << " does not fit input_bytes "
                                            << desc.input_bytes(i);
     }
-    bindings.push_back({buffers[i].data(), buffers[i].size()});
+    // A view that starts inside its buffer (Pad's crop) binds from there.
+    const uint64_t offset = desc.input_offset_bytes(i);
+    bindings.push_back({buffers[i].data() + offset, buffers[i].size() - offset});
   }
   const std::vector<std::vector<uint8_t>> originals = buffers;
   std::vector<uint8_t> out(desc.output_bytes());

@@ -690,11 +690,78 @@ TEST(OnnxAdapterTest, CopiesAndMovesOwnTheirArrays) {
   }
 }
 
+// A two-input node: every tensor pointer of the copy's descriptor points at the copy's own
+// tensors (not the source's), and the copies still run after every source is gone.
+TEST(OnnxAdapterTest, CopiesOfMultiInputNodesOwnTheirTensors) {
+  std::mt19937_64 rng(12);
+  const HostTensor data = RandomTensor(rng, ElementType::kFloat16, {3, 5});
+  const HostTensor indices = RandomIndices(rng, {2, 2}, 5);
+  const HostTensor expected = GatherModel(data, indices, 1);
+  std::vector<OperatorDesc> descs;
+  {
+    auto original = dmlcpu::onnx::Gather(data.Type(), indices.Type(), 1);
+    ASSERT_TRUE(original.ok()) << original.status().message();
+    ASSERT_TRUE(original->SetInputStrides(1, {3, 1}).ok());  // a non-default layout to carry
+    OperatorDesc copy = original.value();
+    OperatorDesc assigned;
+    assigned = copy;
+    const auto* source = static_cast<const DML_GATHER_OPERATOR_DESC*>(original->desc().Desc);
+    for (const OperatorDesc* desc : {&copy, &assigned}) {
+      const auto* gather = static_cast<const DML_GATHER_OPERATOR_DESC*>(desc->desc().Desc);
+      ASSERT_NE(gather, source);
+      EXPECT_NE(gather->InputTensor, source->InputTensor);
+      EXPECT_NE(gather->IndicesTensor, source->IndicesTensor);
+      EXPECT_NE(gather->OutputTensor, source->OutputTensor);
+      EXPECT_NE(gather->IndicesTensor->Desc, source->IndicesTensor->Desc);
+      const auto* idx = static_cast<const DML_BUFFER_TENSOR_DESC*>(gather->IndicesTensor->Desc);
+      const auto* src_idx = static_cast<const DML_BUFFER_TENSOR_DESC*>(source->IndicesTensor->Desc);
+      EXPECT_NE(idx->Sizes, src_idx->Sizes);
+      ASSERT_NE(idx->Strides, nullptr);
+      EXPECT_NE(idx->Strides, src_idx->Strides);
+    }
+    descs.push_back(copy);
+    descs.push_back(assigned);
+    descs.push_back(std::move(original.value()));
+    descs.reserve(100);  // relocates the elements
+  }                      // every source is gone
+  for (OperatorDesc& desc : descs) {
+    EXPECT_EQ(desc.input_count(), 2u);
+    EXPECT_EQ(desc.input_bytes(1),  // strides {3, 1} over {2, 2}: a span of 5 elements
+              5u * dmlcpu::onnx::ElementSizeBytes(indices.Type().element_type));
+    ASSERT_TRUE(desc.SetInputStrides(1, {}).ok());
+    ExpectMatchesModel(rng, desc, {&data, &indices}, expected, false, "gather copy");
+  }
+}
+
+// The per-output queries agree with the output-0 forms; indices past the last output fail.
+TEST(OnnxAdapterTest, PerOutputQueriesMatchTheSingleOutputForms) {
+  auto desc = dmlcpu::onnx::GatherNd(TensorType{ElementType::kInt16, {2, 3, 4}},
+                                     TensorType{ElementType::kInt64, {2, 1}}, 1);
+  ASSERT_TRUE(desc.ok()) << desc.status().message();
+  EXPECT_EQ(desc->input_count(), 2u);
+  EXPECT_EQ(desc->output_count(), 1u);
+  EXPECT_EQ(desc->output_shape(0), desc->output_shape());
+  EXPECT_EQ(desc->output_shape(0), (std::vector<int64_t>{2, 4}));
+  EXPECT_EQ(desc->output_element_type(0), ElementType::kInt16);
+  EXPECT_EQ(desc->input_element_type(1), ElementType::kInt64);
+  EXPECT_EQ(desc->output_bytes(0), desc->output_bytes());
+  EXPECT_EQ(desc->output_bytes(0), 16u);
+  EXPECT_EQ(desc->output_elems(0), 8u);
+  EXPECT_FALSE(desc->output_is_empty(0));
+  ASSERT_TRUE(desc->SetOutputStrides(0, {6, 1}).ok());
+  EXPECT_EQ(desc->output_bytes(), 2u * (6 + 3 + 1));  // 10 elements, rounded up to 4 bytes
+  const dmlcpu::Status status = desc->SetOutputStrides(1, {});
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "GatherND: output 1 is not a binding, expected < 1");
+}
+
 TEST(OnnxAdapterTest, EmptyOutputsAreReportedNotCompiled) {
   auto slice = dmlcpu::onnx::Slice(TensorType{ElementType::kFloat, {20, 10, 5}},
                                    SliceParams{{1000}, {1000}, {1}, {1}});
   ASSERT_TRUE(slice.ok()) << slice.status().message();
   EXPECT_TRUE(slice->output_is_empty());
+  EXPECT_TRUE(slice->output_is_empty(0));
+  EXPECT_EQ(slice->output_count(), 1u);
   EXPECT_EQ(slice->output_shape(), (std::vector<int64_t>{20, 0, 5}));
   EXPECT_EQ(slice->output_bytes(), 0u);
   EXPECT_EQ(slice->input_bytes(0), 4000u);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // ONNX backend node tests (libonnx-testdata, ONNX 1.12) through the ONNX adapter and dmlcpu.
 //
-// Every case directory whose name starts with test_gather (Gather, GatherElements, GatherND) or
-// test_slice is read (model.onnx: the node, its attributes and opset; test_data_set_*/input_*.pb
-// and output_*.pb: the tensors), adapted with dmlcpu/onnx.h, compiled with IndexPolicy::kStrict
-// (ONNX treats an out-of-range index as an error) and executed. The output must equal ONNX's
+// Every case directory of the adapter's ops is read: test_gather* (Gather, GatherElements,
+// GatherND), test_slice*, Pad's test_{constant,edge,reflect,wrap}_pad*, test_depthtospace*,
+// test_spacetodepth*, and the copy-shaped ops' prefixes (onnx_movement_cases.h: Transpose,
+// Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity; every output
+// checked, shape-only nodes alias their input while packed). model.onnx gives the node, its
+// attributes and opset; test_data_set_*/input_*.pb and output_*.pb the tensors. Each is adapted
+// with dmlcpu/onnx.h, compiled with IndexPolicy::kStrict (ONNX treats an out-of-range index as
+// an error) and executed. The output must equal ONNX's
 // expected output byte for byte. Each case runs twice:
 //   Packed   every binding packed (Strides = null),
 //   Strided  every input and the output re-laid in padded buffers (a gap after every dimension
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "conformance/adapter_runner.h"
+#include "conformance/onnx_movement_cases.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
@@ -37,7 +42,7 @@ namespace fs = std::filesystem;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 
-// The 18 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
+// The 89 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
 // different data set fail loudly instead of running nothing.
 const char* const kExpectedCases[] = {
     "test_gather_0",
@@ -58,6 +63,78 @@ const char* const kExpectedCases[] = {
     "test_slice_neg_steps",
     "test_slice_negative_axes",
     "test_slice_start_out_of_bounds",
+    "test_constant_pad",
+    "test_edge_pad",
+    "test_reflect_pad",
+    "test_depthtospace_crd_mode",
+    "test_depthtospace_crd_mode_example",
+    "test_depthtospace_dcr_mode",
+    "test_depthtospace_example",
+    "test_spacetodepth",
+    "test_spacetodepth_example",
+    // Transpose, Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity.
+    "test_concat_1d_axis_0",
+    "test_concat_1d_axis_negative_1",
+    "test_concat_2d_axis_0",
+    "test_concat_2d_axis_1",
+    "test_concat_2d_axis_negative_1",
+    "test_concat_2d_axis_negative_2",
+    "test_concat_3d_axis_0",
+    "test_concat_3d_axis_1",
+    "test_concat_3d_axis_2",
+    "test_concat_3d_axis_negative_1",
+    "test_concat_3d_axis_negative_2",
+    "test_concat_3d_axis_negative_3",
+    "test_expand_dim_changed",
+    "test_expand_dim_unchanged",
+    "test_flatten_axis0",
+    "test_flatten_axis1",
+    "test_flatten_axis2",
+    "test_flatten_axis3",
+    "test_flatten_default_axis",
+    "test_flatten_negative_axis1",
+    "test_flatten_negative_axis2",
+    "test_flatten_negative_axis3",
+    "test_flatten_negative_axis4",
+    "test_identity",
+    "test_identity_opt",
+    "test_identity_sequence",
+    "test_reshape_allowzero_reordered",
+    "test_reshape_extended_dims",
+    "test_reshape_negative_dim",
+    "test_reshape_negative_extended_dims",
+    "test_reshape_one_dim",
+    "test_reshape_reduced_dims",
+    "test_reshape_reordered_all_dims",
+    "test_reshape_reordered_last_dims",
+    "test_reshape_zero_and_negative_dim",
+    "test_reshape_zero_dim",
+    "test_split_equal_parts_1d",
+    "test_split_equal_parts_2d",
+    "test_split_equal_parts_default_axis",
+    "test_split_variable_parts_1d",
+    "test_split_variable_parts_2d",
+    "test_split_variable_parts_default_axis",
+    "test_split_zero_size_splits",
+    "test_squeeze",
+    "test_squeeze_negative_axes",
+    "test_tile",
+    "test_tile_precomputed",
+    "test_transpose_all_permutations_0",
+    "test_transpose_all_permutations_1",
+    "test_transpose_all_permutations_2",
+    "test_transpose_all_permutations_3",
+    "test_transpose_all_permutations_4",
+    "test_transpose_all_permutations_5",
+    "test_transpose_default",
+    "test_unsqueeze_axis_0",
+    "test_unsqueeze_axis_1",
+    "test_unsqueeze_axis_2",
+    "test_unsqueeze_axis_3",
+    "test_unsqueeze_negative_axes",
+    "test_unsqueeze_three_axes",
+    "test_unsqueeze_two_axes",
+    "test_unsqueeze_unsorted_axes",
 };
 
 std::string NodeDir() {
@@ -70,8 +147,20 @@ std::vector<std::string> ListCases() {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(NodeDir(), error)) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && (name.rfind("test_gather", 0) == 0 ||
-                                 name.rfind("test_slice", 0) == 0)) {
+    // Pad's node tests: test_constant_pad*, test_edge_pad*, test_reflect_pad*, test_wrap_pad*
+    // (the other *pad* names are pooling, convolution and GridSample tests).
+    const bool pad = name.rfind("test_constant_pad", 0) == 0 ||
+                     name.rfind("test_edge_pad", 0) == 0 ||
+                     name.rfind("test_reflect_pad", 0) == 0 ||
+                     name.rfind("test_wrap_pad", 0) == 0;
+    bool movement = false;
+    for (const char* prefix : dmlcpu_test::kMovementCasePrefixes) {
+      movement = movement || name.rfind(prefix, 0) == 0;
+    }
+    if (entry.is_directory() &&
+        (name.rfind("test_gather", 0) == 0 || name.rfind("test_slice", 0) == 0 || pad ||
+         name.rfind("test_depthtospace", 0) == 0 || name.rfind("test_spacetodepth", 0) == 0 ||
+         movement)) {
       names.push_back(name);
     }
   }
@@ -165,6 +254,7 @@ struct NodeCase {
   int64_t opset = 0;
   std::vector<std::optional<Tensor>> inputs;  // per node input; nullopt = omitted ("")
   Tensor expected;                            // output 0
+  std::vector<Tensor> outputs;                // every output
 };
 
 const ::onnx::AttributeProto* FindAttribute(const ::onnx::NodeProto& node, const char* name) {
@@ -235,9 +325,14 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
     if (it == values.end()) return ::testing::AssertionFailure() << "no value for " << input;
     c->inputs.emplace_back(it->second);
   }
-  ::onnx::TensorProto output;
-  ok = ReadProto(data_set / "output_0.pb", &output);
-  if (ok) ok = ToTensor(output, &c->expected);
+  c->outputs.assign(static_cast<size_t>(c->node.output_size()), Tensor());
+  for (size_t i = 0; i < c->outputs.size(); ++i) {
+    ::onnx::TensorProto output;
+    ok = ReadProto(data_set / ("output_" + std::to_string(i) + ".pb"), &output);
+    if (ok) ok = ToTensor(output, &c->outputs[i]);
+    if (!ok) return ok;
+  }
+  c->expected = c->outputs.at(0);
   return ok;
 }
 
@@ -277,6 +372,34 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
     }
     return dmlcpu::onnx::Slice(input(0)->Type(), params);
   }
+  if (op == "Pad") {
+    dmlcpu::onnx::PadParams params;
+    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
+    if (mode != nullptr) params.mode = mode->s();
+    const uint32_t element_bytes = dmlcpu::onnx::ElementSizeBytes(input(0)->type);
+    if (c.opset >= 11) {  // pads, constant_value, axes arrive as input tensors
+      params.pads = ToInt64s(*input(1));
+      if (input(2)) params.constant_value = input(2)->bytes;
+      if (input(3)) params.axes = ToInt64s(*input(3));
+    } else {
+      params.pads = IntsAttribute(c.node, "pads");
+      const ::onnx::AttributeProto* value = FindAttribute(c.node, "value");
+      if (value != nullptr && input(0)->type == ElementType::kFloat) {
+        const float f = value->f();
+        params.constant_value.resize(element_bytes);
+        std::memcpy(params.constant_value.data(), &f, sizeof(f));
+      }
+    }
+    return dmlcpu::onnx::Pad(input(0)->Type(), params);
+  }
+  if (op == "DepthToSpace") {
+    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
+    return dmlcpu::onnx::DepthToSpace(input(0)->Type(), IntAttribute(c.node, "blocksize", 0),
+                                      mode != nullptr ? mode->s() : "DCR");
+  }
+  if (op == "SpaceToDepth") {
+    return dmlcpu::onnx::SpaceToDepth(input(0)->Type(), IntAttribute(c.node, "blocksize", 0));
+  }
   return dmlcpu::Status(dmlcpu::StatusCode::kUnsupported, "no adapter for " + op);
 }
 
@@ -285,6 +408,14 @@ enum class Layout { kPacked, kStrided };
 // Runs one loaded case; all checks are gtest expectations.
 void RunCase(const NodeCase& c, Layout layout) {
   SCOPED_TRACE(c.name + " (" + c.node.op_type() + ", opset " + std::to_string(c.opset) + ")");
+  if (dmlcpu_test::IsMovementOp(c.node.op_type())) {
+    std::vector<const Tensor*> data_inputs;
+    auto adapted = dmlcpu_test::AdaptMovement(c.node, c.opset, c.outputs.size(), c.inputs,
+                                              &data_inputs);
+    ASSERT_TRUE(adapted.ok()) << adapted.status().message();
+    dmlcpu_test::RunMovementCase(*adapted, data_inputs, c.outputs, layout == Layout::kStrided);
+    return;
+  }
   std::vector<const Tensor*> bindings;
   dmlcpu::StatusOr<OperatorDesc> adapted = Adapt(c, &bindings);
   ASSERT_TRUE(adapted.ok()) << adapted.status().message();
@@ -324,6 +455,9 @@ void RunCase(const NodeCase& c, Layout layout) {
 class OnnxNodeTest : public ::testing::TestWithParam<std::string> {
  protected:
   void Run(Layout layout) {
+    if (dmlcpu_test::IsNonTensorMovementCase(GetParam())) {
+      GTEST_SKIP() << GetParam() << ": an Identity of a sequence or an optional, not a tensor";
+    }
     const std::vector<fs::path> sets = DataSets(fs::path(NodeDir()) / GetParam());
     ASSERT_FALSE(sets.empty());
     for (const fs::path& set : sets) {

@@ -11,29 +11,6 @@
 namespace dmlcpu_crosscheck {
 namespace {
 
-// Most elements in any one tensor; keeps a DirectML dispatch under wine at a few ms.
-constexpr uint64_t kMaxElems = 1536;
-
-// splitmix64: the same stream on every compiler and standard library.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [lo, hi].
-  uint32_t Range(uint32_t lo, uint32_t hi) {
-    return lo + static_cast<uint32_t>(Next() % (static_cast<uint64_t>(hi) - lo + 1));
-  }
-  bool Chance(uint32_t percent) { return Next() % 100 < percent; }
-
- private:
-  uint64_t state_;
-};
-
 const DML_TENSOR_DATA_TYPE kDataTypes[] = {
     DML_TENSOR_DATA_TYPE_INT8,    DML_TENSOR_DATA_TYPE_UINT8,  DML_TENSOR_DATA_TYPE_INT16,
     DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT32,
@@ -45,23 +22,6 @@ const DML_TENSOR_DATA_TYPE kIndexTypes[] = {DML_TENSOR_DATA_TYPE_INT32, DML_TENS
 
 bool IsSigned(DML_TENSOR_DATA_TYPE t) {
   return t == DML_TENSOR_DATA_TYPE_INT32 || t == DML_TENSOR_DATA_TYPE_INT64;
-}
-
-uint64_t Product(const std::vector<uint32_t>& sizes) {
-  uint64_t n = 1;
-  for (uint32_t s : sizes) n *= s;
-  return n;
-}
-
-// Random sizes of `rank` dims in [1, max_dim], shrunk until the product fits kMaxElems.
-std::vector<uint32_t> RandomSizes(Rng& rng, uint32_t rank, uint32_t max_dim) {
-  std::vector<uint32_t> sizes(rank);
-  for (uint32_t& s : sizes) s = rng.Range(1, max_dim);
-  while (Product(sizes) > kMaxElems / 4) {
-    uint32_t& s = sizes[rng.Range(0, rank - 1)];
-    if (s > 1) --s;
-  }
-  return sizes;
 }
 
 // Strides: packed (null or explicit), permuted with padding, or (inputs only) broadcast.
@@ -122,9 +82,10 @@ std::vector<uint8_t> RandomData(Rng& rng, const TensorSpec& t) {
 // cases, now and then a value outside [-D, D-1]. dim_of(position) gives D for each element.
 template <typename DimOf>
 void FillIndices(Rng& rng, Case* c, bool out_of_range, DimOf dim_of) {
-  const TensorSpec& t = c->indices;
-  c->indices_bytes.resize(t.total_bytes);
-  for (uint8_t& b : c->indices_bytes) b = static_cast<uint8_t>(rng.Next());
+  const TensorSpec& t = c->inputs[1];
+  std::vector<uint8_t>& bytes = c->input_bytes[1];
+  bytes.resize(t.total_bytes);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng.Next());
   const std::vector<uint64_t> offsets = ElementOffsets(t);
   const bool is_signed = IsSigned(t.data_type);
   const uint32_t width = ElementBytes(t.data_type);
@@ -140,7 +101,7 @@ void FillIndices(Rng& rng, Case* c, bool out_of_range, DimOf dim_of) {
         default: v = -1 - d; break;  // unsigned: a huge value
       }
     }
-    std::memcpy(c->indices_bytes.data() + offsets[i], &v, width);  // little-endian low bytes
+    std::memcpy(bytes.data() + offsets[i], &v, width);  // little-endian low bytes
   }
 }
 
@@ -155,9 +116,12 @@ std::vector<uint32_t> Coordinate(const std::vector<uint32_t>& sizes, uint64_t i)
 }
 
 void BuildDesc(Case* c) {
-  const TensorSpec* specs[3] = {&c->input, &c->indices, &c->output};
-  for (int i = 0; i < 3; ++i) {
-    const TensorSpec& t = *specs[i];
+  const size_t count = c->inputs.size() + c->outputs.size();
+  c->buffer_descs.assign(count, DML_BUFFER_TENSOR_DESC{});
+  c->tensor_descs.assign(count, DML_TENSOR_DESC{});
+  for (size_t i = 0; i < count; ++i) {
+    const TensorSpec& t =
+        i < c->inputs.size() ? c->inputs[i] : c->outputs[i - c->inputs.size()];
     DML_BUFFER_TENSOR_DESC& b = c->buffer_descs[i];
     b.DataType = t.data_type;
     b.Flags = DML_TENSOR_FLAG_NONE;
@@ -168,10 +132,10 @@ void BuildDesc(Case* c) {
     b.GuaranteedBaseOffsetAlignment = 0;
     c->tensor_descs[i] = {DML_TENSOR_TYPE_BUFFER, &c->buffer_descs[i]};
   }
-  const DML_TENSOR_DESC* in = &c->tensor_descs[0];
-  const DML_TENSOR_DESC* idx = &c->tensor_descs[1];
-  const DML_TENSOR_DESC* out = &c->tensor_descs[2];
-  const uint32_t n = static_cast<uint32_t>(c->input.sizes.size());
+  const DML_TENSOR_DESC* in = c->input_desc(0);
+  const DML_TENSOR_DESC* idx = c->has_indices ? c->input_desc(1) : nullptr;
+  const DML_TENSOR_DESC* out = c->output_desc(0);
+  const uint32_t n = static_cast<uint32_t>(c->inputs[0].sizes.size());
   switch (c->type) {
     case DML_OPERATOR_GATHER:
       c->gather = {in, idx, out, c->axis, c->index_dimensions};
@@ -199,6 +163,22 @@ void BuildDesc(Case* c) {
                    c->window_strides.data()};
       c->desc = {c->type, &c->slice1};
       break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      BuildPaddingDesc(c);
+      break;
+    // New families: one case each here.
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      BuildCopyOpsDesc(c);
+      break;
     default:
       break;
   }
@@ -206,9 +186,40 @@ void BuildDesc(Case* c) {
 
 // Shapes and attributes of one operator; false when this draw is not a valid descriptor.
 bool ChooseShapes(Rng& rng, Case* c) {
+  switch (c->type) {
+    case DML_OPERATOR_GATHER:
+    case DML_OPERATOR_GATHER_ELEMENTS:
+    case DML_OPERATOR_GATHER_ND:
+    case DML_OPERATOR_GATHER_ND1:
+      c->has_indices = true;
+      c->inputs.resize(2);
+      c->outputs.resize(1);
+      break;
+    case DML_OPERATOR_SLICE:
+    case DML_OPERATOR_SLICE1:
+      c->inputs.resize(1);
+      c->outputs.resize(1);
+      break;
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      return ChoosePaddingShapes(rng, c);
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      return ChooseCopyOpsShapes(rng, c);
+    // New families: one case each here, returning their crosscheck_cases_<family>.cc chooser.
+    default:
+      return false;
+  }
   const uint32_t n = rng.Range(1, 8);
   const uint32_t max_dim = n <= 3 ? 6 : (n <= 5 ? 4 : 3);
-  TensorSpec& in = c->input;
+  TensorSpec& in = c->inputs[0];
   in.sizes = RandomSizes(rng, n, max_dim);
   switch (c->type) {
     case DML_OPERATOR_GATHER: {
@@ -219,16 +230,16 @@ bool ChooseShapes(Rng& rng, Case* c) {
       if (k >= 2 && rng.Chance(70)) {
         for (uint32_t d = 0; d + 1 < k && d < n; ++d) in.sizes[d] = 1;
       }
-      c->indices.sizes.assign(n, 1);
-      for (uint32_t d = n - k; d < n; ++d) c->indices.sizes[d] = rng.Range(1, 3);
+      c->inputs[1].sizes.assign(n, 1);
+      for (uint32_t d = n - k; d < n; ++d) c->inputs[1].sizes[d] = rng.Range(1, 3);
       if (k >= 2 && c->axis + 1 < k && rng.Chance(60)) {
         // Dropped index dims (before Axis's slot) must be 1 as well.
         for (uint32_t d = n - k; d < n - k + (k - 1 - c->axis) && d < n; ++d) {
-          c->indices.sizes[d] = 1;
+          c->inputs[1].sizes[d] = 1;
         }
       }
-      if (!dmlcpu_test::GatherOutputSizes(in.sizes, c->indices.sizes, c->axis, k,
-                                          &c->output.sizes)) {
+      if (!dmlcpu_test::GatherOutputSizes(in.sizes, c->inputs[1].sizes, c->axis, k,
+                                          &c->outputs[0].sizes)) {
         return false;
       }
       if (n + k - 1 > 8 && k - 1 > c->axis) {
@@ -239,9 +250,9 @@ bool ChooseShapes(Rng& rng, Case* c) {
     }
     case DML_OPERATOR_GATHER_ELEMENTS: {
       c->axis = rng.Range(0, n - 1);
-      c->indices.sizes = in.sizes;
-      c->indices.sizes[c->axis] = rng.Range(1, 4);
-      c->output.sizes = c->indices.sizes;
+      c->inputs[1].sizes = in.sizes;
+      c->inputs[1].sizes[c->axis] = rng.Range(1, 4);
+      c->outputs[0].sizes = c->inputs[1].sizes;
       return true;
     }
     case DML_OPERATOR_GATHER_ND:
@@ -254,17 +265,17 @@ bool ChooseShapes(Rng& rng, Case* c) {
       c->indices_dims = q;
       c->batch_dims = b;
       for (uint32_t d = 0; d < n - r; ++d) in.sizes[d] = 1;
-      c->indices.sizes.assign(n, 1);
-      for (uint32_t d = n - q; d + 1 < n; ++d) c->indices.sizes[d] = rng.Range(1, 3);
-      c->indices.sizes[n - 1] = t;
-      for (uint32_t j = 0; j < b; ++j) c->indices.sizes[n - q + j] = in.sizes[n - r + j];
+      c->inputs[1].sizes.assign(n, 1);
+      for (uint32_t d = n - q; d + 1 < n; ++d) c->inputs[1].sizes[d] = rng.Range(1, 3);
+      c->inputs[1].sizes[n - 1] = t;
+      for (uint32_t j = 0; j < b; ++j) c->inputs[1].sizes[n - q + j] = in.sizes[n - r + j];
       // Leading dims beyond the output's rank must be 1: shrink until the rule accepts.
-      return dmlcpu_test::GatherNdOutputSizes(in.sizes, c->indices.sizes, r, q, b,
-                                              &c->output.sizes) &&
-             Product(c->indices.sizes) <= kMaxElems && Product(c->output.sizes) <= kMaxElems;
+      return dmlcpu_test::GatherNdOutputSizes(in.sizes, c->inputs[1].sizes, r, q, b,
+                                              &c->outputs[0].sizes) &&
+             Product(c->inputs[1].sizes) <= kMaxElems && Product(c->outputs[0].sizes) <= kMaxElems;
     }
     case DML_OPERATOR_SLICE: {
-      c->output.sizes.resize(n);
+      c->outputs[0].sizes.resize(n);
       c->window_offsets.resize(n);
       c->window_sizes.resize(n);
       c->slice_strides.resize(n);
@@ -275,12 +286,12 @@ bool ChooseShapes(Rng& rng, Case* c) {
         c->slice_strides[d] = stride;
         c->window_offsets[d] = offset;
         c->window_sizes[d] = rng.Range(1, max_count);
-        c->output.sizes[d] = c->window_sizes[d];
+        c->outputs[0].sizes[d] = c->window_sizes[d];
       }
       return true;
     }
     case DML_OPERATOR_SLICE1: {
-      c->output.sizes.resize(n);
+      c->outputs[0].sizes.resize(n);
       c->window_offsets.resize(n);
       c->window_sizes.resize(n);
       c->window_strides.resize(n);
@@ -305,10 +316,10 @@ bool ChooseShapes(Rng& rng, Case* c) {
         c->window_offsets[d] = offset;
         c->window_sizes[d] = size;
         c->window_strides[d] = stride;
-        c->output.sizes[d] = d == whole_dim                     ? rng.Range(1, count - 1)
+        c->outputs[0].sizes[d] = d == whole_dim                     ? rng.Range(1, count - 1)
                              : shrink_output && rng.Chance(50) ? rng.Range(1, count)
                                                                : count;
-        if (offset == 0 && size == in.sizes[d] && stride == 1 && c->output.sizes[d] < count) {
+        if (offset == 0 && size == in.sizes[d] && stride == 1 && c->outputs[0].sizes[d] < count) {
           c->known_directml_bug = "SLICE1 whose whole-dimension window at stride +1 keeps fewer "
                                   "output elements (docs/semantics.md#observed-directml-behaviour)";
         }
@@ -321,6 +332,22 @@ bool ChooseShapes(Rng& rng, Case* c) {
 }
 
 }  // namespace
+
+uint64_t Product(const std::vector<uint32_t>& sizes) {
+  uint64_t n = 1;
+  for (uint32_t s : sizes) n *= s;
+  return n;
+}
+
+std::vector<uint32_t> RandomSizes(Rng& rng, uint32_t rank, uint32_t max_dim) {
+  std::vector<uint32_t> sizes(rank);
+  for (uint32_t& s : sizes) s = rng.Range(1, max_dim);
+  while (Product(sizes) > kMaxElems / 4) {
+    uint32_t& s = sizes[rng.Range(0, rank - 1)];
+    if (s > 1) --s;
+  }
+  return sizes;
+}
 
 uint32_t ElementBytes(DML_TENSOR_DATA_TYPE data_type) {
   return dmlcpu_test::DataTypeSizeBytes(data_type);
@@ -379,56 +406,103 @@ std::string Case::Describe() const {
            " strides " + st + "}";
       break;
     }
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1:
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+    case DML_OPERATOR_SLICE_GRAD:
+      s += DescribePadding(*this);
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+    case DML_OPERATOR_JOIN:
+    case DML_OPERATOR_SPLIT:
+    case DML_OPERATOR_TILE:
+      s += DescribeCopyOps(*this);
+      break;
     default:
       break;
   }
-  s += "; " + tensor("in", input);
-  if (has_indices) s += "; " + tensor("idx", indices);
-  s += "; " + tensor("out", output);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string name = i == 0 && inputs.size() == 1 ? "in"
+                             : has_indices                ? (i == 0 ? "in" : "idx")
+                                                          : "in" + std::to_string(i);
+    s += "; " + tensor(name.c_str(), inputs[i]);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string name = outputs.size() == 1 ? "out" : "out" + std::to_string(i);
+    s += "; " + tensor(name.c_str(), outputs[i]);
+  }
   return s;
 }
 
 std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
+  // New families: append their operator types (the rotation covers every entry).
   static const DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
                                            DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+                                           DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1,
+                                           DML_OPERATOR_PADDING,   DML_OPERATOR_PADDING1,
+                                           DML_OPERATOR_DEPTH_TO_SPACE,
+                                           DML_OPERATOR_SPACE_TO_DEPTH,
+                                           DML_OPERATOR_DEPTH_TO_SPACE1,
+                                           DML_OPERATOR_SPACE_TO_DEPTH1,
+                                           DML_OPERATOR_SLICE_GRAD,
+                                           DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_JOIN,
+                                           DML_OPERATOR_SPLIT, DML_OPERATOR_TILE};
+  constexpr size_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
   static const dmlcpu::Device validator(dmlcpu::DeviceOptions{1, nullptr});
   Rng rng(seed * 0x100000001B3ull ^ (index + 1) * 0x9E3779B97F4A7C15ull);
   for (;;) {
     auto c = std::make_unique<Case>();
     c->index = index;
-    c->type = kOps[index % 6];
-    c->has_indices = c->type != DML_OPERATOR_SLICE && c->type != DML_OPERATOR_SLICE1;
+    c->type = kOps[index % kOpCount];
     if (!ChooseShapes(rng, c.get())) continue;
-    if (Product(c->output.sizes) > kMaxElems) continue;
-    c->input.data_type = kDataTypes[rng.Range(0, 9)];
-    c->output.data_type = c->input.data_type;
-    ChooseLayout(rng, &c->input, /*allow_broadcast=*/true);
-    ChooseLayout(rng, &c->output, /*allow_broadcast=*/false);
-    if (c->has_indices) {
-      c->indices.data_type = kIndexTypes[rng.Range(0, 3)];
-      ChooseLayout(rng, &c->indices, /*allow_broadcast=*/true);
-    } else {
-      c->indices = TensorSpec();
+    bool too_large = false;
+    for (const TensorSpec& t : c->outputs) too_large |= Product(t.sizes) > kMaxElems;
+    if (too_large) continue;
+    // One random data type for every tensor a family left UNKNOWN (indices are set below).
+    const DML_TENSOR_DATA_TYPE data_type = kDataTypes[rng.Range(0, 9)];
+    for (size_t i = 0; i < c->inputs.size(); ++i) {
+      TensorSpec& t = c->inputs[i];
+      if (t.data_type == DML_TENSOR_DATA_TYPE_UNKNOWN && !(c->has_indices && i == 1)) {
+        t.data_type = data_type;
+      }
     }
-    c->input_bytes = RandomData(rng, c->input);
+    for (TensorSpec& t : c->outputs) {
+      if (t.data_type == DML_TENSOR_DATA_TYPE_UNKNOWN) t.data_type = data_type;
+    }
+    ChooseLayout(rng, &c->inputs[0], /*allow_broadcast=*/true);
+    for (TensorSpec& t : c->outputs) ChooseLayout(rng, &t, /*allow_broadcast=*/false);
+    for (size_t i = 1; i < c->inputs.size(); ++i) {
+      if (c->has_indices && i == 1) c->inputs[1].data_type = kIndexTypes[rng.Range(0, 3)];
+      ChooseLayout(rng, &c->inputs[i], /*allow_broadcast=*/true);
+    }
+    c->input_bytes.resize(c->inputs.size());
+    c->input_bytes[0] = RandomData(rng, c->inputs[0]);
+    for (size_t i = 1; i < c->inputs.size(); ++i) {
+      if (c->has_indices && i == 1) continue;
+      c->input_bytes[i] = RandomData(rng, c->inputs[i]);
+    }
     if (c->has_indices) {
       const bool out_of_range = rng.Chance(20);
-      const uint32_t n = static_cast<uint32_t>(c->input.sizes.size());
+      const uint32_t n = static_cast<uint32_t>(c->inputs[0].sizes.size());
       const Case& cc = *c;
       if (c->type == DML_OPERATOR_GATHER || c->type == DML_OPERATOR_GATHER_ELEMENTS) {
-        const int64_t d = cc.input.sizes[cc.axis];
+        const int64_t d = cc.inputs[0].sizes[cc.axis];
         FillIndices(rng, c.get(), out_of_range, [d](uint64_t) { return d; });
       } else {
-        const uint32_t t = cc.indices.sizes[n - 1];
+        const uint32_t t = cc.inputs[1].sizes[n - 1];
         const uint32_t first = n - cc.input_dims + cc.batch_dims;
-        const std::vector<uint32_t>& in_sizes = cc.input.sizes;
+        const std::vector<uint32_t>& in_sizes = cc.inputs[0].sizes;
         FillIndices(rng, c.get(), out_of_range, [&](uint64_t i) {
           return static_cast<int64_t>(in_sizes[first + i % t]);
         });
       }
     }
-    c->output_init.assign(c->output.total_bytes, kSentinelByte);
+    // New families whose inputs need more than random bytes (indices, ...): one case each here.
+    c->output_init.clear();
+    for (const TensorSpec& t : c->outputs) c->output_init.emplace_back(t.total_bytes, kSentinelByte);
     BuildDesc(c.get());
     if (!validator.Compile(c->desc).ok()) continue;
     return c;

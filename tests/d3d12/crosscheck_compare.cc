@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "d3d12/crosscheck_cases.h"
 #include "d3d12/crosscheck_record.h"
@@ -29,38 +30,56 @@ namespace {
 
 using dmlcpu_crosscheck::Case;
 
-// Every logical output element was written (its first byte is no longer the sentinel, which
-// no input element starts with) and no other byte changed.
-bool WroteExactlyTheOutput(const Case& c, const std::vector<uint8_t>& out, std::string* why) {
-  std::vector<uint8_t> expect_untouched(out.size(), 1);
-  const uint32_t width = dmlcpu_crosscheck::ElementBytes(c.output.data_type);
-  for (uint64_t off : dmlcpu_crosscheck::ElementOffsets(c.output)) {
-    if (out[off] == dmlcpu_crosscheck::kSentinelByte) {
-      *why = "output element at byte " + std::to_string(off) + " was not written";
-      return false;
+using Outputs = std::vector<std::vector<uint8_t>>;
+
+// Every logical element of every output was written (its first byte is no longer the sentinel,
+// which no input element starts with) and no other byte changed.
+bool WroteExactlyTheOutputs(const Case& c, const Outputs& outs, std::string* why) {
+  for (size_t o = 0; o < c.outputs.size(); ++o) {
+    const std::vector<uint8_t>& out = outs[o];
+    const std::string name = "output " + std::to_string(o);
+    std::vector<uint8_t> expect_untouched(out.size(), 1);
+    const uint32_t width = dmlcpu_crosscheck::ElementBytes(c.outputs[o].data_type);
+    for (uint64_t off : dmlcpu_crosscheck::ElementOffsets(c.outputs[o])) {
+      if (out[off] == dmlcpu_crosscheck::kSentinelByte) {
+        *why = name + " element at byte " + std::to_string(off) + " was not written";
+        return false;
+      }
+      std::memset(expect_untouched.data() + off, 0, width);
     }
-    std::memset(expect_untouched.data() + off, 0, width);
-  }
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (expect_untouched[i] && out[i] != c.output_init[i]) {
-      *why = "byte " + std::to_string(i) + " outside the output elements was written";
-      return false;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (expect_untouched[i] && out[i] != c.output_init[o][i]) {
+        *why = name + " byte " + std::to_string(i) + " outside its elements was written";
+        return false;
+      }
     }
   }
   return true;
 }
 
-std::string FirstDifference(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  if (a.size() != b.size()) return "sizes differ";
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) {
-      char text[96];
-      std::snprintf(text, sizeof(text), "first difference at byte %zu: 0x%02X vs 0x%02X", i,
-                    a[i], b[i]);
-      return text;
+std::string FirstDifference(const Outputs& a, const Outputs& b) {
+  if (a.size() != b.size()) return "output counts differ";
+  for (size_t o = 0; o < a.size(); ++o) {
+    if (a[o].size() != b[o].size()) return "output " + std::to_string(o) + " sizes differ";
+    for (size_t i = 0; i < a[o].size(); ++i) {
+      if (a[o][i] != b[o][i]) {
+        char text[112];
+        std::snprintf(text, sizeof(text),
+                      "output %zu: first difference at byte %zu: 0x%02X vs 0x%02X", o, i, a[o][i],
+                      b[o][i]);
+        return text;
+      }
     }
   }
   return "identical";
+}
+
+bool SameSizes(const Outputs& a, const Outputs& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t o = 0; o < a.size(); ++o) {
+    if (a[o].size() != b[o].size()) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -122,25 +141,33 @@ int main(int argc, char** argv) {
   for (uint64_t i = 0; i < count; ++i) {
     std::unique_ptr<Case> c = dmlcpu_crosscheck::GenerateCase(seed, i);
     // CPU backend.
-    std::vector<uint8_t> cpu_out = c->output_init;
+    Outputs cpu_out = c->output_init;
     auto op = cpu.Compile(c->desc);
     if (!op.ok()) {
       fail(*c, "CPU Compile: " + op.status().message());
       continue;
     }
-    dmlcpu::Binding inputs[2] = {{c->input_bytes.data(), c->input.total_bytes},
-                                 {c->indices_bytes.data(), c->indices.total_bytes}};
-    dmlcpu::OutputBinding output = {cpu_out.data(), c->output.total_bytes};
-    dmlcpu::Status s = op->Execute(inputs, c->has_indices ? 2 : 1, &output, 1);
+    std::vector<dmlcpu::Binding> inputs;
+    std::vector<const void*> input_pointers;
+    for (size_t j = 0; j < c->inputs.size(); ++j) {
+      inputs.push_back({c->input_bytes[j].data(), c->inputs[j].total_bytes});
+      input_pointers.push_back(c->input_bytes[j].data());
+    }
+    std::vector<dmlcpu::OutputBinding> outputs;
+    for (size_t j = 0; j < c->outputs.size(); ++j) {
+      outputs.push_back({cpu_out[j].data(), c->outputs[j].total_bytes});
+    }
+    dmlcpu::Status s = op->Execute(inputs.data(), inputs.size(), outputs.data(), outputs.size());
     if (!s.ok()) {
       fail(*c, "CPU Execute: " + s.message());
       continue;
     }
     // Reference (dmlcpu's documented rule).
-    std::vector<uint8_t> ref_out = c->output_init;
-    const void* pointers[2] = {c->input_bytes.data(), c->indices_bytes.data()};
-    const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(
-        c->desc, pointers, c->has_indices ? 2 : 1, ref_out.data());
+    Outputs ref_out = c->output_init;
+    std::vector<void*> output_pointers;
+    for (std::vector<uint8_t>& out : ref_out) output_pointers.push_back(out.data());
+    const dmlcpu_test::ReferenceResult ref =
+        dmlcpu_test::RunReference(c->desc, input_pointers.data(), output_pointers.data());
     if (!ref.ok) {
       fail(*c, "reference rejected the case: " + ref.error);
       continue;
@@ -183,11 +210,11 @@ int main(int argc, char** argv) {
       fail(*c, "DirectML side failed: " + rec.message);
       continue;
     }
-    if (rec.output.size() != cpu_out.size()) {
-      fail(*c, "DirectML output has the wrong size");
+    if (!SameSizes(rec.outputs, cpu_out)) {
+      fail(*c, "DirectML outputs have the wrong count or size");
       continue;
     }
-    const bool same = rec.output == cpu_out;
+    const bool same = rec.outputs == cpu_out;
     const bool bug_class = !c->known_directml_bug.empty();
     if (bug_class && raw && !same) {
       // Unmodified descriptors (--raw): DirectML's own bug, reported, not a failure.
@@ -197,7 +224,7 @@ int main(int argc, char** argv) {
       continue;
     }
     std::string why;
-    if (!WroteExactlyTheOutput(*c, rec.output, &why)) {
+    if (!WroteExactlyTheOutputs(*c, rec.outputs, &why)) {
       fail(*c, "DirectML " + why);
       continue;
     }
@@ -212,12 +239,12 @@ int main(int argc, char** argv) {
       std::printf("KNOWN DIRECTML BUG CLASS (%s; outputs %s) %s\n",
                   c->known_directml_bug.c_str(), same ? "agree" : "differ",
                   c->Describe().c_str());
-      if (!same) fail(*c, "DirectML bug not avoided: " + FirstDifference(rec.output, cpu_out));
+      if (!same) fail(*c, "DirectML bug not avoided: " + FirstDifference(rec.outputs, cpu_out));
       continue;
     }
     if (!same) {
       fail(*c, "in-range case: DirectML differs from the CPU backend: " +
-                   FirstDifference(rec.output, cpu_out));
+                   FirstDifference(rec.outputs, cpu_out));
       continue;
     }
     ++identical;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "d3d12/crosscheck_cases.h"
 #include "d3d12/crosscheck_record.h"
@@ -46,14 +47,19 @@ int main(int argc, char** argv) {
     std::unique_ptr<dmlcpu_crosscheck::Case> c = dmlcpu_crosscheck::GenerateCase(seed, i);
     dmlcpu_crosscheck::Record record;
     record.index = i;
-    record.output = c->output_init;
+    record.outputs = c->output_init;
     auto op = device->Compile(c->desc);
     dmlcpu::Status status = op.ok() ? dmlcpu::Status::Ok() : op.status();
     if (op.ok()) {
-      dmlcpu::Binding inputs[2] = {{c->input_bytes.data(), c->input.total_bytes},
-                                   {c->indices_bytes.data(), c->indices.total_bytes}};
-      dmlcpu::OutputBinding output = {record.output.data(), c->output.total_bytes};
-      status = op->Execute(inputs, c->has_indices ? 2 : 1, &output, 1);
+      std::vector<dmlcpu::Binding> inputs;
+      for (size_t j = 0; j < c->inputs.size(); ++j) {
+        inputs.push_back({c->input_bytes[j].data(), c->inputs[j].total_bytes});
+      }
+      std::vector<dmlcpu::OutputBinding> outputs;
+      for (size_t j = 0; j < c->outputs.size(); ++j) {
+        outputs.push_back({record.outputs[j].data(), c->outputs[j].total_bytes});
+      }
+      status = op->Execute(inputs.data(), inputs.size(), outputs.data(), outputs.size());
     }
     record.code = static_cast<uint32_t>(status.code());
     record.message = status.message();

@@ -7,10 +7,12 @@
 //          ExecuteNative on a CPU operator is refused.
 //   cpu:   no DirectML (native Linux builds, or a Windows exe without DirectML.dll): kAuto must
 //          report the CPU backend with a reason and run the examples correctly; kD3D12 must fail.
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dmlcpu/dmlcpu.h"
@@ -34,6 +36,25 @@ int g_failures = 0;
       std::printf("\n");                                  \
     }                                                     \
   } while (0)
+
+#if defined(DMLCPU_NO_TBB)
+// An engine pool for the portable build: tasks 1.. on fresh std::threads, task 0 inline.
+std::atomic<int> g_pool_calls{0};
+std::atomic<int> g_pool_tasks{0};
+void SpawningParallelFor(void*, uint32_t task_count, dmlcpu::TaskFn function, void* argument) {
+  ++g_pool_calls;
+  std::vector<std::thread> threads;
+  for (uint32_t i = 1; i < task_count; ++i) {
+    threads.emplace_back([=] {
+      function(argument, i);
+      ++g_pool_tasks;
+    });
+  }
+  function(argument, 0);
+  ++g_pool_tasks;
+  for (std::thread& thread : threads) thread.join();
+}
+#endif
 
 constexpr DML_TENSOR_DATA_TYPE kF32 = DML_TENSOR_DATA_TYPE_FLOAT32;
 constexpr DML_TENSOR_DATA_TYPE kI32 = DML_TENSOR_DATA_TYPE_INT32;
@@ -356,13 +377,46 @@ int main(int argc, char** argv) {
   std::printf("C ABI AUTO chose %d: %s\n", static_cast<int>(dmlcpu_device_backend(c_device)),
               dmlcpu_device_backend_reason(c_device));
 #if defined(DMLCPU_NO_TBB)
-  // This portable build's executor is serial: every device, all cores or 4 threads asked,
-  // reports 1 thread.
+  // This portable build's own executor is serial: every device without an engine pool, all
+  // CPUs or 4 threads asked, reports 1 thread.
   const dmlcpu::Device all_cores{dmlcpu::DeviceOptions{}};
   const dmlcpu::Device four{dmlcpu::DeviceOptions{4, nullptr}};
   CHECK(all_cores.max_concurrency() == 1 && four.max_concurrency() == 1,
         "portable build: max_concurrency() %u and %u", all_cores.max_concurrency(),
         four.max_concurrency());
+  // With an engine pool it runs in parallel: 512 KiB of GATHER output in 2..4 tasks.
+  {
+    dmlcpu::DeviceOptions pool_options;
+    pool_options.max_threads = 4;
+    pool_options.parallel_for = &SpawningParallelFor;
+    const dmlcpu::Device pooled(pool_options);
+    CHECK(pooled.max_concurrency() == 4, "pooled max_concurrency() %u", pooled.max_concurrency());
+    Tensor in(kF32, {1024, 64}), idx(kU32, {1, 2048}), out(kF32, {2048, 64});
+    DML_GATHER_OPERATOR_DESC gather = {&in.desc, &idx.desc, &out.desc, 0, 1};
+    const DML_OPERATOR_DESC desc = {DML_OPERATOR_GATHER, &gather};
+    std::vector<float> input(1024 * 64), output(2048 * 64, -1.0f);
+    std::vector<uint32_t> indices(2048);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+    for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<uint32_t>(i * 7919 % 1024);
+    auto op = pooled.Compile(desc);
+    CHECK(op.ok(), "pooled compile: %s", op.status().message().c_str());
+    if (op.ok()) {
+      const dmlcpu::Status s =
+          op->Execute({{input.data(), input.size() * 4}, {indices.data(), indices.size() * 4}},
+                      {{output.data(), output.size() * 4}});
+      CHECK(s.ok(), "pooled execute: %s", s.message().c_str());
+      bool same = true;
+      for (size_t r = 0; r < 2048; ++r) {
+        for (size_t c = 0; c < 64; ++c) same &= output[r * 64 + c] == input[indices[r] * 64 + c];
+      }
+      CHECK(same, "pooled GATHER output differs from the gathered rows");
+      CHECK(g_pool_calls.load() >= 1 && g_pool_tasks.load() >= 2 * g_pool_calls.load() &&
+                g_pool_tasks.load() <= 4 * g_pool_calls.load(),
+            "pool calls %d, tasks %d", g_pool_calls.load(), g_pool_tasks.load());
+      std::printf("ok   portable build on an engine pool: %d calls, %d tasks\n",
+                  g_pool_calls.load(), g_pool_tasks.load());
+    }
+  }
 #endif
 
   if (mode == "cpu") {

@@ -177,14 +177,60 @@ struct TensorSpec {
   }
 };
 
-constexpr DML_OPERATOR_TYPE kOps[] = {DML_OPERATOR_GATHER,    DML_OPERATOR_GATHER_ELEMENTS,
-                                      DML_OPERATOR_GATHER_ND, DML_OPERATOR_GATHER_ND1,
-                                      DML_OPERATOR_SLICE,     DML_OPERATOR_SLICE1};
+constexpr DML_OPERATOR_TYPE kOps[] = {
+    DML_OPERATOR_GATHER,         DML_OPERATOR_GATHER_ELEMENTS, DML_OPERATOR_GATHER_ND,
+    DML_OPERATOR_GATHER_ND1,     DML_OPERATOR_SLICE,           DML_OPERATOR_SLICE1,
+    // Padding family: PADDING(1) keep DimensionCount / StartPadding / EndPadding in
+    // slice_dimension_count / offsets / window_sizes and mode, value, value type in attr;
+    // depth/space keep BlockSize, Order in attr; SLICE_GRAD is SLICE1's fields.
+    DML_OPERATOR_PADDING,        DML_OPERATOR_PADDING1,        DML_OPERATOR_DEPTH_TO_SPACE,
+    DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1,
+    DML_OPERATOR_SLICE_GRAD,
+    // Copy-shaped ops (JOIN: two inputs, input and indices).
+    DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_TILE, DML_OPERATOR_JOIN};
+constexpr uint32_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
+
+bool IsGeneratedOp(uint32_t type) {
+  for (DML_OPERATOR_TYPE op : kOps) {
+    if (static_cast<uint32_t>(op) == type) return true;
+  }
+  return false;
+}
+
+bool IsPadding(uint32_t type) {
+  return type == DML_OPERATOR_PADDING || type == DML_OPERATOR_PADDING1;
+}
+
+bool IsDepthSpace(uint32_t type) {
+  return type == DML_OPERATOR_DEPTH_TO_SPACE || type == DML_OPERATOR_SPACE_TO_DEPTH ||
+         type == DML_OPERATOR_DEPTH_TO_SPACE1 || type == DML_OPERATOR_SPACE_TO_DEPTH1;
+}
+
+// Whether dmlcpu implements the operator type `v` (its builder would read the struct `v` names,
+// so the type confusion of mutation 0 must avoid it): Compile of a null Desc says "null" for
+// those and kUnsupported for the others.
+bool IsImplementedType(uint32_t v) {
+  static const std::vector<bool> implemented = [] {
+    std::vector<bool> known(256, false);
+    const dmlcpu::Device device(dmlcpu::DeviceOptions{1, nullptr});
+    for (uint32_t t = 0; t < 256; ++t) {
+      const auto op = device.Compile({static_cast<DML_OPERATOR_TYPE>(t), nullptr});
+      known[t] = !op.ok() && op.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
+                 op.status().message().find("null") != std::string::npos;
+    }
+    return known;
+  }();
+  return v < implemented.size() && implemented[v];
+}
+
+bool TwoInputs(uint32_t type);
 
 bool HasIndices(uint32_t type) {
   return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
          type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1;
 }
+
+bool TwoInputs(uint32_t type) { return HasIndices(type) || type == DML_OPERATOR_JOIN; }
 
 // One generated operator descriptor. Not copyable: the DML structs point into it.
 struct FuzzCase {
@@ -210,6 +256,19 @@ struct FuzzCase {
   DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
   DML_SLICE_OPERATOR_DESC slice{};
   DML_SLICE1_OPERATOR_DESC slice1{};
+  DML_PADDING_OPERATOR_DESC padding{};
+  DML_PADDING1_OPERATOR_DESC padding1{};
+  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
+  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
+  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
+  DML_SCALE_BIAS scale_bias{2.0f, 1.0f};
+  DML_TILE_OPERATOR_DESC tile{};
+  uint32_t repeats[kMaxArrayElems] = {};  // TILE: RepeatsCount (attr[1]) is at most 16 here
+  DML_JOIN_OPERATOR_DESC join{};
+  DML_TENSOR_DESC join_inputs[2] = {};
   DML_OPERATOR_DESC op_desc{};
 
   void ResizeSliceArrays(FuzzInput& in) {
@@ -252,6 +311,65 @@ struct FuzzCase {
                  window_strides_null ? nullptr : window_strides.data()};
         desc = &slice;
         break;
+      case DML_OPERATOR_PADDING: {
+        float value;
+        std::memcpy(&value, &attr[1], sizeof(value));
+        padding = {in_t, out_t, static_cast<DML_PADDING_MODE>(attr[0] % 8), value,
+                   slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                   window_sizes_null ? nullptr : window_sizes.data()};
+        desc = &padding;
+        break;
+      }
+      case DML_OPERATOR_PADDING1:
+        padding1 = {};
+        padding1.InputTensor = in_t;
+        padding1.OutputTensor = out_t;
+        padding1.PaddingMode = static_cast<DML_PADDING_MODE>(attr[0] % 8);
+        padding1.PaddingValueDataType = static_cast<DML_TENSOR_DATA_TYPE>(attr[2] % 16);
+        std::memcpy(padding1.PaddingValue.Bytes, &attr[1], sizeof(attr[1]));
+        padding1.DimensionCount = slice_dimension_count;
+        padding1.StartPadding = offsets_null ? nullptr : offsets.data();
+        padding1.EndPadding = window_sizes_null ? nullptr : window_sizes.data();
+        desc = &padding1;
+        break;
+      case DML_OPERATOR_DEPTH_TO_SPACE:
+        depth_to_space = {in_t, out_t, attr[0]};
+        desc = &depth_to_space;
+        break;
+      case DML_OPERATOR_SPACE_TO_DEPTH:
+        space_to_depth = {in_t, out_t, attr[0]};
+        desc = &space_to_depth;
+        break;
+      case DML_OPERATOR_DEPTH_TO_SPACE1:
+        depth_to_space1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+        desc = &depth_to_space1;
+        break;
+      case DML_OPERATOR_SPACE_TO_DEPTH1:
+        space_to_depth1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+        desc = &space_to_depth1;
+        break;
+      case DML_OPERATOR_SLICE_GRAD:
+        slice_grad = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                      window_sizes_null ? nullptr : window_sizes.data(),
+                      window_strides_null ? nullptr : window_strides_signed.data()};
+        desc = &slice_grad;
+        break;
+      case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+        identity = {in_t, out_t, attr[2] == 7 ? &scale_bias : nullptr};
+        desc = &identity;
+        break;
+      case DML_OPERATOR_TILE:
+        tile = {in_t, out_t, std::min(attr[1], kMaxArrayElems), offsets_null ? nullptr : repeats};
+        desc = &tile;
+        break;
+      case DML_OPERATOR_JOIN:  // an absent part makes the whole array null
+        if (in_t != nullptr && idx_t != nullptr) {
+          join_inputs[0] = *in_t;
+          join_inputs[1] = *idx_t;
+        }
+        join = {attr[1] == 1 ? 1u : 2u, in_t && idx_t ? join_inputs : nullptr, out_t, attr[0]};
+        desc = &join;
+        break;
       default:
         slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
                   window_sizes_null ? nullptr : window_sizes.data(),
@@ -265,7 +383,7 @@ struct FuzzCase {
   }
 
   std::vector<TensorSpec*> Inputs() {
-    if (HasIndices(type)) return {&input, &indices};
+    if (TwoInputs(type)) return {&input, &indices};
     return {&input};
   }
 
@@ -274,9 +392,9 @@ struct FuzzCase {
                     (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
                     "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
     s += "\n  input:   " + input.ToString();
-    if (HasIndices(type)) s += "\n  indices: " + indices.ToString();
+    if (TwoInputs(type)) s += "\n  indices: " + indices.ToString();
     s += "\n  output:  " + output.ToString();
-    if (!HasIndices(type)) {
+    if (type == DML_OPERATOR_SLICE || type == DML_OPERATOR_SLICE1) {
       s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
            (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
            (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
@@ -311,7 +429,7 @@ std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
 // A shape-consistent descriptor (the output follows the operator's shape rule when the
 // reference can compute it), then, when `hostile`, a few fields overwritten with bad values.
 void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
-  c->type = kOps[in.U8() % 6];
+  c->type = kOps[in.U8() % kOpCount];
   c->type_value = c->type;
   const uint32_t n = Rank(in);
   const uint32_t n1 = std::max<uint32_t>(n, 1);
@@ -343,6 +461,82 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
       out_sizes = idx_sizes;
       break;
     }
+    case DML_OPERATOR_PADDING:
+    case DML_OPERATOR_PADDING1: {
+      c->attr[0] = in.U8() % 5;  // mode
+      c->attr[1] = in.U8() & 1 ? in.U32() : 0x41299999u;  // value bits (10.6f)
+      c->attr[2] = c->input.data_type;  // PADDING1's value type
+      c->slice_dimension_count = n;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t dim = Dim(in), start = in.U8() % 4, end = in.U8() % 4;
+        in_sizes.push_back(dim);
+        c->offsets.push_back(start);
+        c->window_sizes.push_back(end);
+        c->window_strides.push_back(1);
+        c->window_strides_signed.push_back(1);
+        out_sizes.push_back(dim + start + end);
+      }
+      break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+      const uint32_t b = 1 + in.U8() % 3;
+      c->attr[0] = b;
+      c->attr[1] = in.U8() % 2;
+      const uint32_t batch = Dim(in), ch = Dim(in), h = Dim(in), w = Dim(in);
+      const std::vector<uint32_t> depth = {batch, ch * b * b, h, w};
+      const std::vector<uint32_t> space = {batch, ch, h * b, w * b};
+      const bool to_space = c->type == DML_OPERATOR_DEPTH_TO_SPACE ||
+                            c->type == DML_OPERATOR_DEPTH_TO_SPACE1;
+      in_sizes = to_space ? depth : space;
+      out_sizes = to_space ? space : depth;
+      break;
+    }
+    case DML_OPERATOR_SLICE_GRAD: {  // SLICE1 with the tensors' roles swapped
+      c->slice_dimension_count = n;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t offset = in.U8() % 3;
+        const uint32_t stride = 1 + in.U8() % 3;
+        const uint8_t extra = in.U8();
+        const uint32_t window = 1 + in.U8() % 5;
+        c->offsets.push_back(offset);
+        c->window_sizes.push_back(window);
+        c->window_strides.push_back(stride);
+        c->window_strides_signed.push_back((extra & 2) ? -static_cast<int32_t>(stride)
+                                                       : static_cast<int32_t>(stride));
+        out_sizes.push_back(offset + window + (extra & 1));
+        in_sizes.push_back(1 + (window - 1) / stride);
+      }
+      break;
+    }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      break;
+    case DML_OPERATOR_TILE:
+      in_sizes = Dims(in, n);
+      out_sizes = in_sizes;
+      c->attr[1] = n;
+      for (uint32_t& r : c->repeats) r = 1;
+      for (uint32_t i = 0; i < std::min(n, kMaxArrayElems); ++i) {
+        c->repeats[i] = 1 + in.U8() % 3;
+        out_sizes[i] *= c->repeats[i];
+      }
+      break;
+    case DML_OPERATOR_JOIN:  // parts: input and indices (data of the input's type)
+      c->indices.data_type = c->input.data_type;
+      c->attr[0] = in.U8() % n1;
+      c->attr[1] = 2;
+      in_sizes = Dims(in, n);
+      idx_sizes = in_sizes;
+      out_sizes = in_sizes;
+      if (n > 0) {
+        idx_sizes[c->attr[0]] = Dim(in);
+        out_sizes[c->attr[0]] += idx_sizes[c->attr[0]];
+      }
+      break;
     default:
       if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
         const uint32_t r = 1 + in.U8() % n1;
@@ -426,11 +620,11 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
                     : (what >> 5) % 3 == 1 ? &c->indices
                                            : &c->output;
     switch (what % 24) {
-      case 0: {  // a type value outside the six (the six would need another struct)
+      case 0: {  // a type value dmlcpu does not implement (the others read their own struct)
         // Any value of the enum's range (0..255); larger values are not representable in a C++
         // DML_OPERATOR_TYPE (UBSan -fsanitize=enum), so neither a caller nor we can build one.
         const uint32_t v = in.U8();
-        if (!HasIndices(v) && v != DML_OPERATOR_SLICE && v != DML_OPERATOR_SLICE1) {
+        if (!IsImplementedType(v)) {
           c->type_value = v;
         }
         break;
@@ -611,7 +805,7 @@ uint64_t ElementCount(const TensorSpec& t) {
 
 bool SmallEnoughToExecute(const FuzzCase& c) {
   for (const TensorSpec* t : {&c.input, &c.indices, &c.output}) {
-    if (t == &c.indices && !HasIndices(c.type)) continue;
+    if (t == &c.indices && !TwoInputs(c.type)) continue;
     if (t->total_bytes > kMaxExecuteBytes || t->alignment > kMaxAlignment) return false;
   }
   return ElementCount(c.output) <= kMaxOutputElems;
@@ -634,7 +828,7 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   for (size_t i = 0; i < input_specs.size(); ++i) {
     const TensorSpec& t = *input_specs[i];
     inputs.push_back(std::make_unique<GuardedRegion>(t.total_bytes, t.alignment));
-    if (i == 1) {
+    if (i == 1 && HasIndices(c.type)) {
       FillIndices(in, rng, t.data_type, inputs.back()->data(), t.total_bytes);
     } else {
       FillRandom(rng, inputs.back()->data(), t.total_bytes);
@@ -648,8 +842,9 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   GuardedRegion expected(c.output.total_bytes, c.output.alignment);
   GuardedRegion actual(c.output.total_bytes, c.output.alignment);
   const std::vector<uint8_t> untouched = actual.Snapshot();
+  void* const expected_ptrs[1] = {expected.data()};
   const dmlcpu_test::ReferenceResult ref =
-      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), input_ptrs.size(), expected.data());
+      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), expected_ptrs);
   if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
 
   dmlcpu::OutputBinding out{actual.data(), c.output.total_bytes};
@@ -811,7 +1006,9 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     hb.data = arena + hb.offset_bytes;
     Unpoison(hb.data, hb.real_bytes);
   }
-  if (n_in == 2) FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  if (n_in == 2 && HasIndices(c.type)) {
+    FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
+  }
   for (uint64_t i = 0; i < b[n_in].real_bytes; ++i) {
     b[n_in].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13));
   }
@@ -860,8 +1057,9 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     GuardedRegion expected(c.output.total_bytes, c.output.alignment);
     std::memcpy(expected.data(), b[n_in].data, c.output.total_bytes);
     const void* ptrs[2] = {b[0].data, n_in == 2 ? b[1].data : nullptr};
+    void* const expected_ptrs[1] = {expected.data()};
     const dmlcpu_test::ReferenceResult ref =
-        dmlcpu_test::RunReference(c.op_desc, ptrs, n_in, expected.data());
+        dmlcpu_test::RunReference(c.op_desc, ptrs, expected_ptrs);
     if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
     out_of_range = ref.index_out_of_range;
     expected_output.assign(expected.data(), expected.data() + c.output.total_bytes);

@@ -1193,9 +1193,10 @@ TEST(GatherRowTest, ManyRowsPerCall) {
 
 // transpose_tile and transpose_tile_stream of every set (the scalar one included) against a
 // plain element loop: every width, tiles from 1 x 1 to past two 64-byte blocks each way (so
-// whole blocks, leftover rows and leftover columns all occur), padded and power-of-two row
-// pitches, dst rows at every 4-byte misalignment and line-aligned (where the stream variant
-// streams), with sentinels around the destination and in the gaps between its rows.
+// whole blocks, leftover rows and leftover columns of less and more than a vector all occur),
+// 2 to 16 columns into a contiguous dst (the interleave path), padded, power-of-two and negative
+// src row pitches, dst rows at every 4-byte misalignment and line-aligned (where the stream
+// variant streams), with sentinels around the destination and in the gaps between its rows.
 TEST(TransposeTileTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0x7a05e);
   constexpr uint8_t kSentinel = 0x5C;
@@ -1203,14 +1204,20 @@ TEST(TransposeTileTest, MatchesPlainLoop) {
   sets.push_back(&ScalarKernels());
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     const size_t side = 64 / width;  // elements per block side
-    const std::vector<size_t> extents = {1, side - 1, side, side + 3, 2 * side + 5};
+    const std::vector<size_t> extents = {1,        2,        4,        8,        16,
+                                         side - 1, side,     side + 3, side + side / 2 + 1,
+                                         2 * side + 5};
     for (size_t rows : extents) {
       for (size_t cols : extents) {
-        for (int variant = 0; variant < 3; ++variant) {
-          // src: cols rows of `rows` elements; dst: rows rows of `cols` elements.
+        for (int variant = 0; variant < 5; ++variant) {
+          // src: cols rows of `rows` elements; dst: rows rows of `cols` elements. Variants 0, 3
+          // and 4 write one contiguous dst run (line-aligned in 0; misaligned in 3, whose src
+          // rows go backwards, and in 4).
+          const bool packed_dst = variant == 0 || variant >= 3;
           const size_t src_pitch = variant == 2 ? 4096 : rows * width + (variant == 1 ? 24 : 0);
-          const size_t dst_pitch = cols * width + (variant == 0 ? 0 : 8 * (1 + rng() % 9));
+          const size_t dst_pitch = cols * width + (packed_dst ? 0 : 8 * (1 + rng() % 9));
           const size_t misalign = variant == 0 ? 0 : 4 * (rng() % 16);
+          const bool backwards = variant == 3;
           std::vector<uint8_t> src((cols - 1) * src_pitch + rows * width);
           for (auto& b : src) b = static_cast<uint8_t>(rng());
           const size_t guard = 64;
@@ -1233,8 +1240,20 @@ TEST(TransposeTileTest, MatchesPlainLoop) {
               std::memset(got_base, kSentinel, total);
               const TransposeTileFn fn = stream ? set->transpose_tile_stream[WidthSlot(width)]
                                                 : set->transpose_tile[WidthSlot(width)];
-              fn(got_base + guard + misalign, static_cast<int64_t>(dst_pitch), src.data(),
-                 static_cast<int64_t>(src_pitch), rows, cols);
+              // Backwards: src row c is passed as row cols - 1 - c of a negative pitch.
+              if (backwards) {
+                std::vector<uint8_t> reversed(src.size());
+                for (size_t c = 0; c < cols; ++c) {
+                  std::memcpy(reversed.data() + (cols - 1 - c) * src_pitch,
+                              src.data() + c * src_pitch, rows * width);
+                }
+                fn(got_base + guard + misalign, static_cast<int64_t>(dst_pitch),
+                   reversed.data() + (cols - 1) * src_pitch, -static_cast<int64_t>(src_pitch),
+                   rows, cols);
+              } else {
+                fn(got_base + guard + misalign, static_cast<int64_t>(dst_pitch), src.data(),
+                   static_cast<int64_t>(src_pitch), rows, cols);
+              }
               StoreFence();
               ASSERT_EQ(0, std::memcmp(got_base, want_base, total))
                   << set->name << (stream ? " stream" : "") << " width " << width << " rows "

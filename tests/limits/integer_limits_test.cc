@@ -68,8 +68,8 @@ TEST(IntegerLimitsTest, GatherFromFourGigaElementBroadcastInput) {
                                             {idx.data(), indices.total_bytes()}},
                                            {{out.data(), output.total_bytes()}});
       const void* ptrs[2] = {in.data(), idx.data()};
-      const dmlcpu_test::ReferenceResult ref =
-          dmlcpu_test::RunReference(desc, ptrs, 2, want.data());
+      void* const want_ptrs[1] = {want.data()};
+      const dmlcpu_test::ReferenceResult ref = dmlcpu_test::RunReference(desc, ptrs, want_ptrs);
       ASSERT_TRUE(ref.ok) << ref.error;
       ASSERT_TRUE(ref.index_out_of_range);
       if (policy == IndexPolicy::kStrict) {
@@ -102,7 +102,8 @@ TEST(IntegerLimitsTest, SliceOfEightGigaElementBroadcastInput) {
   std::vector<uint8_t> out(output.total_bytes(), 0xEE), want(out.size(), 0xEE);
   ASSERT_TRUE(op->Execute({{in, input.total_bytes()}}, {{out.data(), out.size()}}).ok());
   const void* ptrs[1] = {in};
-  ASSERT_TRUE(dmlcpu_test::RunReference(desc, ptrs, 1, want.data()).ok);
+  void* const want_ptrs[1] = {want.data()};
+  ASSERT_TRUE(dmlcpu_test::RunReference(desc, ptrs, want_ptrs).ok);
   EXPECT_EQ(out, want);
 }
 

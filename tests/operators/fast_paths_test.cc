@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The planner's fast paths, each forced by shape and checked byte for byte against the naive
 // reference (with guard bytes and output gaps), on 1, 2 and 8 threads:
-//  - transposed views (2-D transpose tiles) and other tiled strided reads,
+//  - transposed views (2-D transpose tiles) and other tiled strided reads, permuted copies
+//    (NCHW -> NHWC, DepthToSpace's narrow transposes, middle-axis permutes in stream tiles),
 //  - GATHER_ELEMENTS along an outer axis (strip-mined for the cache; few rows of it with each
 //    next row's items prefetched),
 //  - block gathers with sorted, run-heavy and repeated ids (run merging, replication),
@@ -119,6 +120,83 @@ TEST(TransposedViewTest, BatchedAndPaddedLayouts) {
                   .WindowOffsets({0, 0})
                   .WindowSizes({128, 256})
                   .Test(Devices()));
+}
+
+// Permuted copies as full SLICE1 windows of strided views (IDENTITY's and DEPTH_TO_SPACE's
+// plans): NCHW -> NHWC (64 x 64 transpose tiles), DepthToSpace in DCR and CRD order (narrow
+// transpose tiles: an interleave of 2 or 4 src rows into one output run), and a permute of a
+// middle axis (rows of runs in stream tiles), every width.
+TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
+  for (uint32_t width : {1u, 2u, 4u, 8u}) {
+    // NCHW {2, 64, 8, 16} viewed as {N, H, W, C}; and {2, 64, 9, 14}, whose H*W of 126 has
+    // no tile that divides it (strided rows).
+    EXPECT_TRUE(Slice1Tester()
+                    .ElementBytes(width)
+                    .InputSizes({2, 8, 16, 64})
+                    .InputStrides({64 * 128, 16, 1, 128})
+                    .WindowOffsets({0, 0, 0, 0})
+                    .WindowSizes({2, 8, 16, 64})
+                    .Seed(width)
+                    .Test(Devices()))
+        << "NHWC width " << width;
+    EXPECT_TRUE(Slice1Tester()
+                    .ElementBytes(width)
+                    .InputSizes({2, 9, 14, 64})
+                    .InputStrides({64 * 126, 14, 1, 126})
+                    .WindowOffsets({0, 0, 0, 0})
+                    .WindowSizes({2, 9, 14, 64})
+                    .Seed(width)
+                    .Test(Devices()))
+        << "NHWC width " << width;
+    for (uint32_t block : {2u, 4u}) {
+      // DepthToSpace of {1, C = block^2 * 3, 5, 40}: the 6-D view {n, c, h, i, w, j}.
+      const uint32_t c_out = 3, h = 5, w = 40, hw = h * w;
+      const uint32_t c_in = block * block * c_out;
+      for (bool dcr : {true, false}) {
+        const uint32_t c_stride = dcr ? hw : block * block * hw;
+        const uint32_t i_stride = dcr ? block * c_out * hw : block * hw;
+        const uint32_t j_stride = dcr ? c_out * hw : hw;
+        EXPECT_TRUE(Slice1Tester()
+                        .ElementBytes(width)
+                        .InputSizes({1, c_out, h, block, w, block})
+                        .InputStrides({c_in * hw, c_stride, w, i_stride, 1, j_stride})
+                        .WindowOffsets({0, 0, 0, 0, 0, 0})
+                        .WindowSizes({1, c_out, h, block, w, block})
+                        .Seed(width * 7 + block)
+                        .Test(Devices()))
+            << "DepthToSpace width " << width << " block " << block << (dcr ? " DCR" : " CRD");
+      }
+    }
+    // Heads {1, 16, 96, 24} with perm {0, 2, 1, 3}: 16 streams, runs of 24 elements.
+    EXPECT_TRUE(Slice1Tester()
+                    .ElementBytes(width)
+                    .InputSizes({1, 96, 16, 24})
+                    .InputStrides({16 * 96 * 24, 24, 96 * 24, 1})
+                    .WindowOffsets({0, 0, 0, 0})
+                    .WindowSizes({1, 96, 16, 24})
+                    .Seed(width * 3)
+                    .Test(Devices()))
+        << "heads width " << width;
+  }
+  // The plans those shapes were meant to get, on the serial device.
+  const TensorDescHolder view(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3, 5, 2, 40, 2},
+                              {2400, 200, 40, 1200, 1, 600});
+  const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3, 5, 2, 40, 2}, {});
+  const std::vector<uint32_t> zeros(6, 0), sizes = {1, 3, 5, 2, 40, 2};
+  const std::vector<int32_t> ones(6, 1);
+  DML_SLICE1_OPERATOR_DESC d2s = {view.desc(), out.desc(), 6, zeros.data(), sizes.data(),
+                                  ones.data()};
+  const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_SLICE1, &d2s});
+  EXPECT_NE(text.find("2-D transpose tiles"), std::string::npos) << text;
+  const TensorDescHolder heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 96, 16, 24},
+                               {16 * 96 * 24, 24, 96 * 24, 1});
+  const TensorDescHolder seq(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 96, 16, 24}, {});
+  const std::vector<uint32_t> heads_sizes = {1, 96, 16, 24}, zeros4(4, 0);
+  const std::vector<int32_t> ones4(4, 1);
+  DML_SLICE1_OPERATOR_DESC heads_desc = {heads.desc(), seq.desc(), 4, zeros4.data(),
+                                         heads_sizes.data(), ones4.data()};
+  const std::string heads_text = DescriptionOn(*Devices()[0], {DML_OPERATOR_SLICE1, &heads_desc});
+  EXPECT_NE(heads_text.find("rows of runs in stream tiles"), std::string::npos) << heads_text;
 }
 
 TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {

@@ -7,7 +7,8 @@
 // random strides on every tensor (padded, permuted, 0-stride broadcast on inputs and indices;
 // outputs padded/permuted but never 0-stride or overlapping), right-aligned leading-1 dimensions,
 // extra TotalTensorSizeInBytes, larger bindings, GuaranteedBaseOffsetAlignment, data starts
-// 16/32/48 bytes past a 64-byte boundary. Each case runs on devices with max_threads 1, 2 and 8;
+// 16/32/48 bytes past a 64-byte boundary. Each case runs on devices with max_threads 1, 2 and 8
+// (oneTBB) and on one whose parallel_for is an engine-owned pool of plain threads (4 tasks);
 // all must equal the reference, hence each other. The first few cases per operator are large
 // (> 1 MiB of output) so that the parallel paths run.
 //
@@ -36,6 +37,7 @@
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
 #include "support/tester.h"
+#include "support/thread_pool.h"
 
 #include "support/virtual_memory.h"
 
@@ -76,12 +78,16 @@ uint64_t SplitMix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Devices capped at 1, 2 and 8 threads; created on first use, destroyed at exit.
+// Devices capped at 1, 2 and 8 threads, and one on an engine pool (3 workers and the caller);
+// created on first use, destroyed at exit (the pool after its device).
 const std::vector<const dmlcpu::Device*>& Devices() {
   static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
   static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
   static const dmlcpu::Device eight_threads(dmlcpu::DeviceOptions{8, nullptr});
-  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads};
+  static TestThreadPool pool(3);
+  static const dmlcpu::Device engine_pool(pool.Options(4));
+  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads,
+                                                             &engine_pool};
   return devices;
 }
 
@@ -721,19 +727,20 @@ void ExpectHugeSpanCaseMatches(const OperatorCase& op_case, uint64_t seed) {
     input_data.push_back(base);
     bindings.push_back({base, op_case.input_binding_bytes[i]});
   }
-  const TensorDescHolder& out = *op_case.output;
+  ASSERT_EQ(op_case.outputs.size(), 1u) << "test bug: one output expected";
+  const TensorDescHolder& out = *op_case.outputs[0];
   ASSERT_GT(out.total_bytes(), uint64_t{1} << 32) << "test bug: the output span is not huge";
-  SparseBuffer expected(op_case.output_binding_bytes);
+  SparseBuffer expected(op_case.output_binding_bytes[0]);
   ASSERT_NE(expected.data(), nullptr);
-  const ReferenceResult reference =
-      RunReference(op_case.op_desc, input_data.data(), input_data.size(), expected.data());
+  void* const expected_data[] = {expected.data()};
+  const ReferenceResult reference = RunReference(op_case.op_desc, input_data.data(), expected_data);
   ASSERT_TRUE(reference.ok) << reference.error;
   for (const dmlcpu::Device* device : Devices()) {
     dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case.op_desc);
     ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-    SparseBuffer got(op_case.output_binding_bytes);
+    SparseBuffer got(op_case.output_binding_bytes[0]);
     ASSERT_NE(got.data(), nullptr);
-    const dmlcpu::OutputBinding output_binding{got.data(), op_case.output_binding_bytes};
+    const dmlcpu::OutputBinding output_binding{got.data(), op_case.output_binding_bytes[0]};
     const dmlcpu::Status status =
         compiled->Execute(bindings.data(), bindings.size(), &output_binding, 1);
     ASSERT_TRUE(status.ok()) << status.message();
@@ -882,17 +889,18 @@ TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
       std::vector<std::thread> threads;
       for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
-          GuardedBuffer output = MakeOutputBuffer(*op_case);
+          std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*op_case);
           ready.fetch_add(1);
           while (ready.load() < kThreads) std::this_thread::yield();  // start together
           for (int repeat = 0; repeat < kRepeats && errors[t].empty(); ++repeat) {
-            output.FillSentinel();
-            const dmlcpu::OutputBinding binding = OutputBindingFor(*op_case, &output);
-            const dmlcpu::Status status = op.Execute(inputs.data(), inputs.size(), &binding, 1);
+            FillSentinels(&outputs);
+            const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*op_case, &outputs);
+            const dmlcpu::Status status =
+                op.Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
             if (!status.ok()) {
               errors[t] = "Execute failed: " + status.message();
             } else {
-              errors[t] = DiffOutput(*op_case, buffers.expected, output);
+              errors[t] = DiffOutputs(*op_case, buffers.expected, outputs);
             }
           }
         });
@@ -926,12 +934,13 @@ TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
       EXPECT_EQ(compiled->type(), kept[i]->op_desc.Type);
       EXPECT_EQ(compiled->input_count(), kept[i]->inputs.size());
       EXPECT_FALSE(compiled->Describe().empty());
-      GuardedBuffer output = MakeOutputBuffer(*kept[i]);
+      std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*kept[i]);
       const std::vector<dmlcpu::Binding> inputs = InputBindings(*kept[i], buffers);
-      const dmlcpu::OutputBinding binding = OutputBindingFor(*kept[i], &output);
-      const dmlcpu::Status status = compiled->Execute(inputs.data(), inputs.size(), &binding, 1);
+      const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*kept[i], &outputs);
+      const dmlcpu::Status status =
+          compiled->Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
       ASSERT_TRUE(status.ok()) << status.message();
-      const std::string diff = DiffOutput(*kept[i], buffers.expected, output);
+      const std::string diff = DiffOutputs(*kept[i], buffers.expected, outputs);
       EXPECT_TRUE(diff.empty()) << diff;
     }
   }

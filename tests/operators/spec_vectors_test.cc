@@ -100,8 +100,8 @@ void ExpectSpecOutput(const DML_OPERATOR_DESC& op_desc,
 
   GuardedBuffer reference(output_bytes, 0);
   reference.FillSentinel();
-  const ReferenceResult result =
-      RunReference(op_desc, input_pointers.data(), input_pointers.size(), reference.data());
+  void* const reference_data[] = {reference.data()};
+  const ReferenceResult result = RunReference(op_desc, input_pointers.data(), reference_data);
   ASSERT_TRUE(result.ok) << result.error;
   EXPECT_EQ(result.elements_written, expected.size());
   std::vector<T> values(expected.size());
@@ -269,8 +269,9 @@ TEST(GatherSpecVectorTest, Section12StrictExample) {
   // The reference flags the index as out of range.
   GuardedBuffer reference(output->total_bytes(), 0);
   const void* pointers[] = {inputs[0].data(), inputs[1].data()};
+  void* const reference_data[] = {reference.data()};
   const ReferenceResult result =
-      RunReference({DML_OPERATOR_GATHER, &desc}, pointers, 2, reference.data());
+      RunReference({DML_OPERATOR_GATHER, &desc}, pointers, reference_data);
   ASSERT_TRUE(result.ok) << result.error;
   EXPECT_TRUE(result.index_out_of_range);
 }

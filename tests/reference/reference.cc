@@ -6,28 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "reference/reference_internal.h"
+
 namespace dmlcpu_test {
-namespace {
 
-constexpr uint32_t kMaxRank = 8;
+namespace reference_internal {
 
-// One tensor as the reference sees it: sizes and element strides (packed when the desc has
-// none), plus the element width. Coordinates are uint64_t to keep the arithmetic obvious.
-struct TensorView {
-  DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_UNKNOWN;
-  uint32_t rank = 0;
-  std::vector<uint32_t> sizes;
-  std::vector<uint64_t> strides_elems;
-  uint32_t element_bytes = 0;
-
-  uint64_t ByteOffset(const std::vector<uint64_t>& coord) const {
-    uint64_t offset_elems = 0;
-    for (uint32_t d = 0; d < rank; ++d) offset_elems += coord[d] * strides_elems[d];
-    return offset_elems * element_bytes;
-  }
-};
-
-// Fills `view` from a tensor desc; returns an error message (empty on success).
 std::string MakeView(const DML_TENSOR_DESC* tensor, const char* name, TensorView* view) {
   const std::string prefix = std::string(name) + ": ";
   if (tensor == nullptr) return prefix + "null tensor desc";
@@ -60,7 +44,6 @@ std::string MakeView(const DML_TENSOR_DESC* tensor, const char* name, TensorView
   return std::string();
 }
 
-// Advances `coord` to the next coordinate of `sizes` in row-major order; false after the last.
 bool NextCoordinate(const std::vector<uint32_t>& sizes, std::vector<uint64_t>* coord) {
   for (size_t d = sizes.size(); d-- > 0;) {
     if (++(*coord)[d] < sizes[d]) return true;
@@ -69,18 +52,15 @@ bool NextCoordinate(const std::vector<uint32_t>& sizes, std::vector<uint64_t>* c
   return false;
 }
 
-void CopyElement(const TensorView& in, const void* input, const std::vector<uint64_t>& in_coord,
-                 const TensorView& out, void* output, const std::vector<uint64_t>& out_coord) {
-  std::memcpy(static_cast<uint8_t*>(output) + out.ByteOffset(out_coord),
-              static_cast<const uint8_t*>(input) + in.ByteOffset(in_coord), out.element_bytes);
-}
+}  // namespace reference_internal
 
-ReferenceResult Error(std::string message) {
-  ReferenceResult result;
-  result.ok = false;
-  result.error = std::move(message);
-  return result;
-}
+namespace {
+
+using reference_internal::CopyElement;
+using reference_internal::Error;
+using reference_internal::MakeView;
+using reference_internal::NextCoordinate;
+using reference_internal::TensorView;
 
 // Views of the three tensors of an indexed operator with the common checks: same rank, same
 // data type for input and output, an index type for the indices.
@@ -487,56 +467,175 @@ ReferenceResult ReferenceSlice1(const DML_SLICE1_OPERATOR_DESC& desc, const void
 }
 
 ReferenceResult RunReference(const DML_OPERATOR_DESC& desc, const void* const* inputs,
-                             size_t input_count, void* output) {
+                             void* const* outputs) {
   if (desc.Desc == nullptr) return Error("null operator desc");
   switch (desc.Type) {
     case DML_OPERATOR_GATHER:
-      if (input_count != 2) return Error("GATHER takes 2 inputs");
       return ReferenceGather(*static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc), inputs[0],
-                             inputs[1], output);
+                             inputs[1], outputs[0]);
     case DML_OPERATOR_GATHER_ELEMENTS:
-      if (input_count != 2) return Error("GATHER_ELEMENTS takes 2 inputs");
       return ReferenceGatherElements(
           *static_cast<const DML_GATHER_ELEMENTS_OPERATOR_DESC*>(desc.Desc), inputs[0], inputs[1],
-          output);
+          outputs[0]);
     case DML_OPERATOR_GATHER_ND:
-      if (input_count != 2) return Error("GATHER_ND takes 2 inputs");
       return ReferenceGatherNd(*static_cast<const DML_GATHER_ND_OPERATOR_DESC*>(desc.Desc),
-                               inputs[0], inputs[1], output);
+                               inputs[0], inputs[1], outputs[0]);
     case DML_OPERATOR_GATHER_ND1:
-      if (input_count != 2) return Error("GATHER_ND1 takes 2 inputs");
       return ReferenceGatherNd1(*static_cast<const DML_GATHER_ND1_OPERATOR_DESC*>(desc.Desc),
-                                inputs[0], inputs[1], output);
+                                inputs[0], inputs[1], outputs[0]);
     case DML_OPERATOR_SLICE:
-      if (input_count != 1) return Error("SLICE takes 1 input");
       return ReferenceSlice(*static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc), inputs[0],
-                            output);
+                            outputs[0]);
     case DML_OPERATOR_SLICE1:
-      if (input_count != 1) return Error("SLICE1 takes 1 input");
       return ReferenceSlice1(*static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc), inputs[0],
-                             output);
+                             outputs[0]);
+    case DML_OPERATOR_PADDING:
+      return ReferencePadding(*static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc),
+                              inputs[0], outputs[0]);
+    case DML_OPERATOR_PADDING1:
+      return ReferencePadding1(*static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc),
+                               inputs[0], outputs[0]);
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return ReferenceDepthToSpace(
+          *static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc), inputs[0], outputs[0]);
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return ReferenceSpaceToDepth(
+          *static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc), inputs[0], outputs[0]);
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return ReferenceDepthToSpace1(
+          *static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return ReferenceSpaceToDepth1(
+          *static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_SLICE_GRAD:
+      return ReferenceSliceGrad(*static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc),
+                                inputs[0], outputs[0]);
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return ReferenceIdentity(
+          *static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc), inputs[0],
+          outputs[0]);
+    case DML_OPERATOR_JOIN:
+      return ReferenceJoin(*static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc), inputs,
+                           outputs[0]);
+    case DML_OPERATOR_SPLIT:
+      return ReferenceSplit(*static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                            outputs);
+    case DML_OPERATOR_TILE:
+      return ReferenceTile(*static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                           outputs[0]);
+    // New operators: one case each here, calling their reference_<family>.cc function.
     default:
       return Error("operator type not covered by the reference");
   }
 }
 
-const DML_TENSOR_DESC* OutputTensorOf(const DML_OPERATOR_DESC& desc) {
-  if (desc.Desc == nullptr) return nullptr;
+std::vector<const DML_TENSOR_DESC*> InputTensorsOf(const DML_OPERATOR_DESC& desc) {
+  if (desc.Desc == nullptr) return {};
+  switch (desc.Type) {
+    case DML_OPERATOR_GATHER: {
+      const auto& d = *static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor};
+    }
+    case DML_OPERATOR_GATHER_ELEMENTS: {
+      const auto& d = *static_cast<const DML_GATHER_ELEMENTS_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor};
+    }
+    case DML_OPERATOR_GATHER_ND: {
+      const auto& d = *static_cast<const DML_GATHER_ND_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor};
+    }
+    case DML_OPERATOR_GATHER_ND1: {
+      const auto& d = *static_cast<const DML_GATHER_ND1_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor};
+    }
+    case DML_OPERATOR_SLICE:
+      return {static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SLICE1:
+      return {static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_PADDING:
+      return {static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_PADDING1:
+      return {static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return {static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return {static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return {static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return {static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SLICE_GRAD:
+      return {static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc)->InputGradientTensor};
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return {
+          static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_JOIN: {
+      const auto& d = *static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc);
+      std::vector<const DML_TENSOR_DESC*> inputs;
+      for (uint32_t k = 0; d.InputTensors != nullptr && k < d.InputCount; ++k) {
+        inputs.push_back(&d.InputTensors[k]);
+      }
+      return inputs;
+    }
+    case DML_OPERATOR_SPLIT:
+      return {static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_TILE:
+      return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    // New operators: one case each here (array fields expand in order).
+    default:
+      return {};
+  }
+}
+
+std::vector<const DML_TENSOR_DESC*> OutputTensorsOf(const DML_OPERATOR_DESC& desc) {
+  if (desc.Desc == nullptr) return {};
   switch (desc.Type) {
     case DML_OPERATOR_GATHER:
-      return static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_GATHER_ELEMENTS:
-      return static_cast<const DML_GATHER_ELEMENTS_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_GATHER_ELEMENTS_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_GATHER_ND:
-      return static_cast<const DML_GATHER_ND_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_GATHER_ND_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_GATHER_ND1:
-      return static_cast<const DML_GATHER_ND1_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_GATHER_ND1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_SLICE:
-      return static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_SLICE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     case DML_OPERATOR_SLICE1:
-      return static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc)->OutputTensor;
+      return {static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_PADDING:
+      return {static_cast<const DML_PADDING_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_PADDING1:
+      return {static_cast<const DML_PADDING1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      return {static_cast<const DML_DEPTH_TO_SPACE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      return {static_cast<const DML_SPACE_TO_DEPTH_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      return {static_cast<const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      return {static_cast<const DML_SPACE_TO_DEPTH1_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SLICE_GRAD:
+      return {static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc)->OutputGradientTensor};
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      return {
+          static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_JOIN:
+      return {static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SPLIT: {
+      const auto& d = *static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc);
+      std::vector<const DML_TENSOR_DESC*> outputs;
+      for (uint32_t k = 0; d.OutputTensors != nullptr && k < d.OutputCount; ++k) {
+        outputs.push_back(&d.OutputTensors[k]);
+      }
+      return outputs;
+    }
+    case DML_OPERATOR_TILE:
+      return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    // New operators: one case each here (array fields expand in order).
     default:
-      return nullptr;
+      return {};
   }
 }
 

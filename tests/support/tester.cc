@@ -268,13 +268,24 @@ void TensorDescHolder::Scribble() {
 
 void OperatorCase::Scribble() {
   for (auto& input : inputs) input->Scribble();
-  output->Scribble();
+  for (auto& output : outputs) output->Scribble();
+  std::memset(input_descs.data(), 0xCD, input_descs.size() * sizeof(DML_TENSOR_DESC));
+  std::memset(output_descs.data(), 0xCD, output_descs.size() * sizeof(DML_TENSOR_DESC));
   std::memset(&gather, 0xAB, sizeof(gather));
   std::memset(&gather_elements, 0xAB, sizeof(gather_elements));
   std::memset(&gather_nd, 0xAB, sizeof(gather_nd));
   std::memset(&gather_nd1, 0xAB, sizeof(gather_nd1));
   std::memset(&slice, 0xAB, sizeof(slice));
   std::memset(&slice1, 0xAB, sizeof(slice1));
+  std::memset(&padding, 0xAB, sizeof(padding));
+  std::memset(&padding1, 0xAB, sizeof(padding1));
+  std::memset(&depth_to_space, 0xAB, sizeof(depth_to_space));
+  std::memset(&space_to_depth, 0xAB, sizeof(space_to_depth));
+  std::memset(&depth_to_space1, 0xAB, sizeof(depth_to_space1));
+  std::memset(&space_to_depth1, 0xAB, sizeof(space_to_depth1));
+  std::memset(&slice_grad, 0xAB, sizeof(slice_grad));
+  std::fill(start_padding.begin(), start_padding.end(), 0xFFFFFFF0u);
+  std::fill(end_padding.begin(), end_padding.end(), 0xFFFFFFF0u);
   std::fill(window_offsets.begin(), window_offsets.end(), 0xFFFFFFF0u);
   std::fill(window_sizes.begin(), window_sizes.end(), 0xFFFFFFF0u);
   std::fill(window_strides.begin(), window_strides.end(), 0xFFFFFFF0u);
@@ -296,7 +307,7 @@ void GuardedBuffer::FillSentinel() {
   uint8_t* begin = data() - kGuardBytes;
   const uint64_t bytes = region_bytes();
   for (uint64_t p = 0; p < bytes; p += 8) {
-    const uint64_t word = SplitMix64(p ^ 0x5EA7135E57175EA7ull);
+    const uint64_t word = SplitMix64((p ^ 0x5EA7135E57175EA7ull) + (sentinel_salt_ << 40));
     std::memcpy(begin + p, &word, std::min<uint64_t>(8, bytes - p));
   }
 }
@@ -317,10 +328,23 @@ bool GuardedBuffer::RegionEquals(const std::vector<uint8_t>& snapshot) const {
 
 // ---- buffers and comparison ----
 
-GuardedBuffer MakeOutputBuffer(const OperatorCase& op_case) {
-  GuardedBuffer buffer(op_case.output_binding_bytes, op_case.output_misalign_bytes);
+GuardedBuffer MakeOutputBuffer(const OperatorCase& op_case, size_t i) {
+  GuardedBuffer buffer(op_case.output_binding_bytes[i], op_case.output_misalign_bytes[i]);
+  buffer.set_sentinel_salt(i);
   buffer.FillSentinel();
   return buffer;
+}
+
+std::vector<GuardedBuffer> MakeOutputBuffers(const OperatorCase& op_case) {
+  std::vector<GuardedBuffer> buffers;
+  for (size_t i = 0; i < op_case.outputs.size(); ++i) {
+    buffers.push_back(MakeOutputBuffer(op_case, i));
+  }
+  return buffers;
+}
+
+void FillSentinels(std::vector<GuardedBuffer>* buffers) {
+  for (GuardedBuffer& buffer : *buffers) buffer.FillSentinel();
 }
 
 CaseBuffers PrepareBuffers(const OperatorCase& op_case, uint64_t seed) {
@@ -352,11 +376,20 @@ CaseBuffers PrepareBuffers(const OperatorCase& op_case, uint64_t seed) {
   for (const GuardedBuffer& buffer : buffers.inputs) {
     buffers.input_snapshots.push_back(buffer.RegionCopy());
   }
-  buffers.expected = MakeOutputBuffer(op_case);
+  buffers.expected = MakeOutputBuffers(op_case);
   std::vector<const void*> input_data;
   for (const GuardedBuffer& buffer : buffers.inputs) input_data.push_back(buffer.data());
-  buffers.reference =
-      RunReference(op_case.op_desc, input_data.data(), input_data.size(), buffers.expected.data());
+  std::vector<void*> output_data;
+  for (GuardedBuffer& buffer : buffers.expected) output_data.push_back(buffer.data());
+  if (InputTensorsOf(op_case.op_desc).size() != input_data.size() ||
+      OutputTensorsOf(op_case.op_desc).size() != output_data.size()) {
+    buffers.reference.ok = false;
+    buffers.reference.error =
+        "the case's binding counts differ from the descriptor's tensors "
+        "(tester bug, or InputTensorsOf/OutputTensorsOf lack the type)";
+    return buffers;
+  }
+  buffers.reference = RunReference(op_case.op_desc, input_data.data(), output_data.data());
   return buffers;
 }
 
@@ -369,11 +402,31 @@ std::vector<dmlcpu::Binding> InputBindings(const OperatorCase& op_case,
   return bindings;
 }
 
-dmlcpu::OutputBinding OutputBindingFor(const OperatorCase& op_case, GuardedBuffer* output) {
-  return {output->data(), op_case.output_binding_bytes};
+std::vector<dmlcpu::OutputBinding> OutputBindings(const OperatorCase& op_case,
+                                                  std::vector<GuardedBuffer>* outputs) {
+  std::vector<dmlcpu::OutputBinding> bindings;
+  for (size_t i = 0; i < outputs->size(); ++i) {
+    bindings.push_back({(*outputs)[i].data(), op_case.output_binding_bytes[i]});
+  }
+  return bindings;
 }
 
-std::string DiffOutput(const OperatorCase& op_case, const GuardedBuffer& expected,
+std::string DiffOutputs(const OperatorCase& op_case, const std::vector<GuardedBuffer>& expected,
+                        const std::vector<GuardedBuffer>& actual) {
+  if (expected.size() != op_case.outputs.size() || actual.size() != op_case.outputs.size()) {
+    return "output buffer counts differ (tester bug)";
+  }
+  std::string text;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const std::string diff = DiffOutput(op_case, i, expected[i], actual[i]);
+    if (diff.empty()) continue;
+    if (!text.empty()) text += "\n  ";
+    text += "output " + std::to_string(i) + ": " + diff;
+  }
+  return text;
+}
+
+std::string DiffOutput(const OperatorCase& op_case, size_t i, const GuardedBuffer& expected,
                        const GuardedBuffer& actual) {
   if (expected.region_bytes() != actual.region_bytes()) return "buffer sizes differ (tester bug)";
   const uint8_t* want = expected.region();
@@ -389,7 +442,7 @@ std::string DiffOutput(const OperatorCase& op_case, const GuardedBuffer& expecte
       ++mismatched_bytes;
     }
   }
-  const TensorDescHolder& out = *op_case.output;
+  const TensorDescHolder& out = *op_case.outputs[i];
   const uint64_t element_bytes = out.element_bytes();
   const int64_t rel =
       static_cast<int64_t>(first) - static_cast<int64_t>(GuardedBuffer::kGuardBytes);
@@ -452,7 +505,7 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
   // The library's DMLCalcBufferTensorSize agrees with section 2.2 for every tensor of the case.
   std::vector<const TensorDescHolder*> tensors;
   for (const auto& input : op_case.inputs) tensors.push_back(input.get());
-  tensors.push_back(op_case.output.get());
+  for (const auto& output : op_case.outputs) tensors.push_back(output.get());
   for (const TensorDescHolder* tensor : tensors) {
     const DML_BUFFER_TENSOR_DESC& desc = tensor->buffer_desc();
     const uint64_t library_bytes =
@@ -471,9 +524,9 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
   dmlcpu::CompileOptions options;
   options.index_policy = policy;
   std::string first_strict_message;
-  GuardedBuffer output = MakeOutputBuffer(op_case);
-  GuardedBuffer pristine;
-  if (expect_out_of_range) pristine = MakeOutputBuffer(op_case);
+  std::vector<GuardedBuffer> outputs = MakeOutputBuffers(op_case);
+  std::vector<GuardedBuffer> pristine;
+  if (expect_out_of_range) pristine = MakeOutputBuffers(op_case);
   for (size_t device_index = 0; device_index < devices.size(); ++device_index) {
     const dmlcpu::Device& device = *devices[device_index];
     const std::string where =
@@ -485,7 +538,8 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
       return false;
     }
     if (compiled->type() != op_case.op_desc.Type ||
-        compiled->input_count() != op_case.inputs.size() || compiled->output_count() != 1) {
+        compiled->input_count() != op_case.inputs.size() ||
+        compiled->output_count() != op_case.outputs.size()) {
       ADD_FAILURE() << "CompiledOperator reports type " << compiled->type() << ", "
                     << compiled->input_count() << " input(s), " << compiled->output_count()
                     << " output(s)" << where;
@@ -496,11 +550,11 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
       passed = false;
     }
 
-    if (device_index != 0) output.FillSentinel();
+    if (device_index != 0) FillSentinels(&outputs);
     const std::vector<dmlcpu::Binding> inputs = InputBindings(op_case, buffers);
-    const dmlcpu::OutputBinding output_binding = OutputBindingFor(op_case, &output);
-    const dmlcpu::Status status =
-        compiled->Execute(inputs.data(), inputs.size(), &output_binding, 1);
+    const std::vector<dmlcpu::OutputBinding> output_bindings = OutputBindings(op_case, &outputs);
+    const dmlcpu::Status status = compiled->Execute(inputs.data(), inputs.size(),
+                                                    output_bindings.data(), output_bindings.size());
 
     if (expect_out_of_range) {
       if (status.code() != dmlcpu::StatusCode::kOutOfRange) {
@@ -508,7 +562,7 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
                       << StatusText(status) << ", expected OUT_OF_RANGE" << where;
         passed = false;
       }
-      const std::string diff = DiffOutput(op_case, pristine, output);
+      const std::string diff = DiffOutputs(op_case, pristine, outputs);
       if (!diff.empty()) {
         ADD_FAILURE() << "kStrict failure wrote to the output: " << diff << where;
         passed = false;
@@ -532,7 +586,7 @@ bool RunCase(const OperatorCase& op_case, const std::vector<const dmlcpu::Device
         ADD_FAILURE() << "Execute failed: " << StatusText(status) << where;
         passed = false;
       } else {
-        const std::string diff = DiffOutput(op_case, buffers.expected, output);
+        const std::string diff = DiffOutputs(op_case, buffers.expected, outputs);
         if (!diff.empty()) {
           ADD_FAILURE() << "output differs from the reference: " << diff << where;
           passed = false;
@@ -566,11 +620,11 @@ std::unique_ptr<OperatorCase> GatherTester::BuildCase() const {
   op_case->inputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, input_sizes_, input_strides_, input_extra_bytes_, alignment_));
   AddIndices(op_case.get(), {input_sizes_[axis_]});
-  op_case->output = std::make_unique<TensorDescHolder>(data_type_, output_sizes, output_strides_,
-                                                       output_extra_bytes_, alignment_);
+  op_case->outputs.push_back(std::make_unique<TensorDescHolder>(
+      data_type_, output_sizes, output_strides_, output_extra_bytes_, alignment_));
   op_case->gather.InputTensor = op_case->inputs[0]->desc();
   op_case->gather.IndicesTensor = op_case->inputs[1]->desc();
-  op_case->gather.OutputTensor = op_case->output->desc();
+  op_case->gather.OutputTensor = op_case->outputs[0]->desc();
   op_case->gather.Axis = axis_;
   op_case->gather.IndexDimensions = index_dimensions_;
   op_case->op_desc = {DML_OPERATOR_GATHER, &op_case->gather};
@@ -589,12 +643,12 @@ std::unique_ptr<OperatorCase> GatherElementsTester::BuildCase() const {
   op_case->inputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, input_sizes_, input_strides_, input_extra_bytes_, alignment_));
   AddIndices(op_case.get(), {input_sizes_[axis_]});
-  op_case->output = std::make_unique<TensorDescHolder>(
+  op_case->outputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, output_sizes_.empty() ? indices_sizes_ : output_sizes_, output_strides_,
-      output_extra_bytes_, alignment_);
+      output_extra_bytes_, alignment_));
   op_case->gather_elements.InputTensor = op_case->inputs[0]->desc();
   op_case->gather_elements.IndicesTensor = op_case->inputs[1]->desc();
-  op_case->gather_elements.OutputTensor = op_case->output->desc();
+  op_case->gather_elements.OutputTensor = op_case->outputs[0]->desc();
   op_case->gather_elements.Axis = axis_;
   op_case->op_desc = {DML_OPERATOR_GATHER_ELEMENTS, &op_case->gather_elements};
   op_case->description = "GATHER_ELEMENTS Axis=" + std::to_string(axis_);
@@ -623,13 +677,13 @@ std::unique_ptr<OperatorCase> GatherNdTester::BuildCase() const {
   op_case->inputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, input_sizes_, input_strides_, input_extra_bytes_, alignment_));
   AddIndices(op_case.get(), std::move(index_dim_sizes));
-  op_case->output = std::make_unique<TensorDescHolder>(data_type_, output_sizes, output_strides_,
-                                                       output_extra_bytes_, alignment_);
+  op_case->outputs.push_back(std::make_unique<TensorDescHolder>(
+      data_type_, output_sizes, output_strides_, output_extra_bytes_, alignment_));
   if (use_nd1_) {
     DML_GATHER_ND1_OPERATOR_DESC& desc = op_case->gather_nd1;
     desc.InputTensor = op_case->inputs[0]->desc();
     desc.IndicesTensor = op_case->inputs[1]->desc();
-    desc.OutputTensor = op_case->output->desc();
+    desc.OutputTensor = op_case->outputs[0]->desc();
     desc.InputDimensionCount = input_dims_;
     desc.IndicesDimensionCount = indices_dims_;
     desc.BatchDimensionCount = batch_dims_;
@@ -639,7 +693,7 @@ std::unique_ptr<OperatorCase> GatherNdTester::BuildCase() const {
     DML_GATHER_ND_OPERATOR_DESC& desc = op_case->gather_nd;
     desc.InputTensor = op_case->inputs[0]->desc();
     desc.IndicesTensor = op_case->inputs[1]->desc();
-    desc.OutputTensor = op_case->output->desc();
+    desc.OutputTensor = op_case->outputs[0]->desc();
     desc.InputDimensionCount = input_dims_;
     desc.IndicesDimensionCount = indices_dims_;
     op_case->op_desc = {DML_OPERATOR_GATHER_ND, &desc};
@@ -663,15 +717,15 @@ std::unique_ptr<OperatorCase> SliceTester::BuildCase() const {
   auto op_case = std::make_unique<OperatorCase>();
   op_case->inputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, input_sizes_, input_strides_, input_extra_bytes_, alignment_));
-  op_case->output =
+  op_case->outputs.push_back(
       std::make_unique<TensorDescHolder>(data_type_, output_sizes_.empty() ? sizes : output_sizes_,
-                                         output_strides_, output_extra_bytes_, alignment_);
+                                         output_strides_, output_extra_bytes_, alignment_));
   op_case->window_offsets = offsets;
   op_case->window_sizes = sizes;
   op_case->window_strides = strides;
   DML_SLICE_OPERATOR_DESC& desc = op_case->slice;
   desc.InputTensor = op_case->inputs[0]->desc();
-  desc.OutputTensor = op_case->output->desc();
+  desc.OutputTensor = op_case->outputs[0]->desc();
   desc.DimensionCount = static_cast<UINT>(n);
   desc.Offsets = op_case->window_offsets.data();
   desc.Sizes = op_case->window_sizes.data();
@@ -703,14 +757,14 @@ std::unique_ptr<OperatorCase> Slice1Tester::BuildCase() const {
   auto op_case = std::make_unique<OperatorCase>();
   op_case->inputs.push_back(std::make_unique<TensorDescHolder>(
       data_type_, input_sizes_, input_strides_, input_extra_bytes_, alignment_));
-  op_case->output = std::make_unique<TensorDescHolder>(data_type_, output_sizes, output_strides_,
-                                                       output_extra_bytes_, alignment_);
+  op_case->outputs.push_back(std::make_unique<TensorDescHolder>(
+      data_type_, output_sizes, output_strides_, output_extra_bytes_, alignment_));
   op_case->window_offsets = offsets;
   op_case->window_sizes = sizes;
   op_case->window_strides_signed = strides;
   DML_SLICE1_OPERATOR_DESC& desc = op_case->slice1;
   desc.InputTensor = op_case->inputs[0]->desc();
-  desc.OutputTensor = op_case->output->desc();
+  desc.OutputTensor = op_case->outputs[0]->desc();
   desc.DimensionCount = static_cast<UINT>(n);
   desc.InputWindowOffsets = op_case->window_offsets.data();
   desc.InputWindowSizes = op_case->window_sizes.data();

@@ -10,12 +10,13 @@
 //
 // A tester builds owning descriptors (every array lives as long as the case), allocates each
 // buffer with guard bytes before and after it, fills inputs with random bytes (stride gaps
-// included) and indices with random values of the requested kind, pre-fills the output's whole
+// included) and indices with random values of the requested kind, pre-fills every output's whole
 // binding range and its guards with a position-dependent sentinel, runs Compile + Execute through
-// the library and the naive reference (reference/reference.h), and compares the WHOLE output
-// region byte for byte: elements, stride gaps (must keep the sentinel), the tail up to the binding
-// size and both guards. Input buffers must come back unchanged. Under IndexPolicy::kStrict with
-// an out-of-range index, Execute must fail with kOutOfRange and leave the output untouched.
+// the library and the naive reference (reference/reference.h), and compares the WHOLE region of
+// every output byte for byte: elements, stride gaps (must keep the sentinel), the tail up to the
+// binding size and both guards. Input buffers must come back unchanged. Under
+// IndexPolicy::kStrict with an out-of-range index, Execute must fail with kOutOfRange and leave
+// every output untouched.
 //
 // Failures are reported with ADD_FAILURE and a one-line description of the case (operator,
 // attributes, every tensor's type/sizes/strides/total bytes, policy and seed) so that any
@@ -93,10 +94,11 @@ struct OperatorCase {
   OperatorCase& operator=(const OperatorCase&) = delete;
 
   DML_OPERATOR_DESC op_desc{};
-  std::vector<std::unique_ptr<TensorDescHolder>> inputs;  // binding order
-  std::unique_ptr<TensorDescHolder> output;
+  std::vector<std::unique_ptr<TensorDescHolder>> inputs;   // binding order
+  std::vector<std::unique_ptr<TensorDescHolder>> outputs;  // binding order
 
-  // The operator struct op_desc.Desc points at (one of these is used) and its arrays.
+  // The operator struct op_desc.Desc points at (one of these is used) and its arrays. A new
+  // operator adds its struct and arrays in one hunk (and to Scribble()).
   DML_GATHER_OPERATOR_DESC gather{};
   DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
   DML_GATHER_ND_OPERATOR_DESC gather_nd{};
@@ -106,13 +108,27 @@ struct OperatorCase {
   std::vector<uint32_t> window_offsets;
   std::vector<uint32_t> window_sizes;
   std::vector<uint32_t> window_strides;        // SLICE
-  std::vector<int32_t> window_strides_signed;  // SLICE1
+  std::vector<int32_t> window_strides_signed;  // SLICE1, SLICE_GRAD
+  // Padding family (support/tester_padding.h).
+  DML_PADDING_OPERATOR_DESC padding{};
+  DML_PADDING1_OPERATOR_DESC padding1{};
+  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
+  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
+  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
+  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
+  std::vector<uint32_t> start_padding, end_padding;
+  // Tensor-desc arrays of array fields (JOIN's InputTensors, SPLIT's OutputTensors, ...):
+  // filled from inputs/outputs in binding order.
+  std::vector<DML_TENSOR_DESC> input_descs;
+  std::vector<DML_TENSOR_DESC> output_descs;
 
-  // Buffer layout: binding sizes (>= TotalTensorSizeInBytes) and the start address modulo 64.
+  // Buffer layout: binding sizes (>= TotalTensorSizeInBytes) and the start address modulo 64,
+  // one entry per binding.
   std::vector<uint64_t> input_binding_bytes;
   std::vector<uint32_t> input_misalign_bytes;
-  uint64_t output_binding_bytes = 0;
-  uint32_t output_misalign_bytes = 0;
+  std::vector<uint64_t> output_binding_bytes;
+  std::vector<uint32_t> output_misalign_bytes;
 
   // Index generation (inputs[1] of the gathers): the dimension size D each index element
   // addresses, by its coordinate along the last indices dimension (one entry = the same D for
@@ -149,8 +165,10 @@ class GuardedBuffer {
   const uint8_t* region() const { return data() - kGuardBytes; }
   uint64_t region_bytes() const { return size_bytes_ + 2 * kGuardBytes; }
 
-  // Fills the whole region with a position-dependent sentinel (same bytes for equal sizes).
+  // Fills the whole region with a position-dependent sentinel (same bytes for equal sizes and
+  // salts). Output `i` of a case uses salt i, so no two outputs share a sentinel.
   void FillSentinel();
+  void set_sentinel_salt(uint64_t salt) { sentinel_salt_ = salt; }
   // Fills the data (not the guards) with random bytes.
   void FillRandom(std::mt19937_64& rng);
   // Whether the region still equals a RegionCopy() taken earlier.
@@ -163,25 +181,35 @@ class GuardedBuffer {
   std::vector<uint8_t> storage_;
   size_t data_offset_ = 0;
   uint64_t size_bytes_ = 0;
+  uint64_t sentinel_salt_ = 0;
 };
 
-// The buffers of one case, filled deterministically from a seed, and the reference's output.
+// The buffers of one case, filled deterministically from a seed, and the reference's outputs.
 struct CaseBuffers {
   std::vector<GuardedBuffer> inputs;
   std::vector<std::vector<uint8_t>> input_snapshots;  // regions right after filling
-  GuardedBuffer expected;                             // sentinel + reference output
+  std::vector<GuardedBuffer> expected;                // per output: sentinel + reference output
   ReferenceResult reference;
 };
 
 CaseBuffers PrepareBuffers(const OperatorCase& op_case, uint64_t seed);
-// A sentinel-filled output buffer laid out as the case says.
-GuardedBuffer MakeOutputBuffer(const OperatorCase& op_case);
+// Sentinel-filled output buffers laid out as the case says: output `i`, or all in binding order.
+GuardedBuffer MakeOutputBuffer(const OperatorCase& op_case, size_t i);
+std::vector<GuardedBuffer> MakeOutputBuffers(const OperatorCase& op_case);
+// Re-fills every buffer (regions and guards) with the sentinel.
+void FillSentinels(std::vector<GuardedBuffer>* buffers);
 std::vector<dmlcpu::Binding> InputBindings(const OperatorCase& op_case, const CaseBuffers& buffers);
-dmlcpu::OutputBinding OutputBindingFor(const OperatorCase& op_case, GuardedBuffer* output);
-// Empty when `actual` equals `expected` over the whole region; otherwise where they first differ
-// (guard / element coordinate / stride gap), expected and actual bytes, and the mismatch count.
-std::string DiffOutput(const OperatorCase& op_case, const GuardedBuffer& expected,
+// One binding per output (binding sizes of the case), pointing into `outputs`.
+std::vector<dmlcpu::OutputBinding> OutputBindings(const OperatorCase& op_case,
+                                                  std::vector<GuardedBuffer>* outputs);
+// Output `i`: empty when `actual` equals `expected` over the whole region; otherwise where they
+// first differ (guard / element coordinate / stride gap), expected and actual bytes, and the
+// mismatch count.
+std::string DiffOutput(const OperatorCase& op_case, size_t i, const GuardedBuffer& expected,
                        const GuardedBuffer& actual);
+// Every output (DiffOutput of each, prefixed "output <i>: "); empty when all match.
+std::string DiffOutputs(const OperatorCase& op_case, const std::vector<GuardedBuffer>& expected,
+                        const std::vector<GuardedBuffer>& actual);
 
 // Compiles the case on every device with `policy`, executes it and checks the result as
 // described at the top of this file. Returns true when everything matched.
@@ -456,14 +484,25 @@ void TesterBase<Derived>::FinishCase(OperatorCase* op_case) const {
     op_case->input_binding_bytes.push_back(input->total_bytes() + binding_extra_bytes_);
     op_case->input_misalign_bytes.push_back(misalign_bytes_);
   }
-  op_case->output_binding_bytes = op_case->output->total_bytes() + binding_extra_bytes_;
-  op_case->output_misalign_bytes = misalign_bytes_;
+  for (const auto& output : op_case->outputs) {
+    op_case->output_binding_bytes.push_back(output->total_bytes() + binding_extra_bytes_);
+    op_case->output_misalign_bytes.push_back(misalign_bytes_);
+  }
   std::string& text = op_case->description;
   for (size_t i = 0; i < op_case->inputs.size(); ++i) {
-    text += i == 0 ? " in=" : " idx=";
+    if (i == 0 && op_case->inputs.size() == 1) {
+      text += " in=";
+    } else if (op_case->has_indices()) {
+      text += i == 0 ? " in=" : " idx=";
+    } else {
+      text += " in" + std::to_string(i) + "=";
+    }
     text += op_case->inputs[i]->ToString();
   }
-  text += " out=" + op_case->output->ToString();
+  for (size_t i = 0; i < op_case->outputs.size(); ++i) {
+    text += op_case->outputs.size() == 1 ? " out=" : " out" + std::to_string(i) + "=";
+    text += op_case->outputs[i]->ToString();
+  }
   if (binding_extra_bytes_ != 0) text += " binding_extra=" + std::to_string(binding_extra_bytes_);
   if (misalign_bytes_ != 0) text += " misalign=" + std::to_string(misalign_bytes_);
   if (op_case->has_indices()) {

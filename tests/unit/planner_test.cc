@@ -577,6 +577,89 @@ TEST(DescribeTest, NamesKernelAndLoops) {
   EXPECT_NE(text.find("SLICE1"), std::string::npos) << text;
 }
 
+// Permuted copies spelled as a full SLICE1 of a strided view (what IDENTITY and DEPTH_TO_SPACE
+// compile to): which strategy, tiles and store policy each gets.
+TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
+  // NCHW -> NHWC of {32, 64, 56, 56} fp32: {N, H*W, C} with C read 3136 elements apart;
+  // 64 x 64 tiles of (H*W) x C, streamed (input and output together exceed the cache).
+  Tensor nchw(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64}, {200704, 56, 1, 3136});
+  Tensor nhwc(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64});
+  const Plan to_nhwc = CompileSlice1(nchw, nhwc, {0, 0, 0, 0}, {32, 56, 56, 64}, {1, 1, 1, 1});
+  EXPECT_EQ(to_nhwc.strategy, Strategy::kTransposeTiles);
+  ASSERT_EQ(to_nhwc.loop_count, 4u);
+  EXPECT_EQ(to_nhwc.loops[1].size, 49);  // 3136 / 64 tiles along H*W
+  EXPECT_EQ(to_nhwc.loops[2].size, 64);
+  EXPECT_EQ(to_nhwc.loops[2].in_stride_bytes, 4);
+  EXPECT_EQ(to_nhwc.loops[3].size, 64);
+  EXPECT_EQ(to_nhwc.loops[3].in_stride_bytes, 3136 * 4);
+  EXPECT_TRUE(to_nhwc.store.non_temporal);
+  EXPECT_EQ(to_nhwc.partition.unit_count, 32u * 49u);
+
+  // DepthToSpace {1, 256, 128, 128} fp32, block 2, DCR: the 6-D view {n, c, h, i, w, j}. The
+  // row is the 2-element j loop (channels 64 apart): a narrow transpose whose tile is the
+  // whole w loop, 128 x 2 (1 KiB written per tile).
+  Tensor dcr(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 64, 128, 2, 128, 2},
+             {4194304, 16384, 128, 2097152, 1, 1048576});
+  Tensor space(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 64, 128, 2, 128, 2});
+  const std::vector<uint32_t> zeros(6, 0), whole = {1, 64, 128, 2, 128, 2};
+  const std::vector<int32_t> ones(6, 1);
+  const Plan d2s = CompileSlice1(dcr, space, zeros, whole, ones);
+  EXPECT_EQ(d2s.strategy, Strategy::kTransposeTiles);
+  const Loop& tile_rows = d2s.loops[d2s.loop_count - 2];
+  const Loop& tile_cols = d2s.loops[d2s.loop_count - 1];
+  EXPECT_EQ(tile_rows.size, 128);
+  EXPECT_EQ(tile_rows.out_stride_bytes, 8);
+  EXPECT_EQ(tile_cols.size, 2);
+  EXPECT_EQ(tile_cols.in_stride_bytes, 1048576 * 4);
+  // 16 MiB out, 32 MiB with the input: permuted copies stream from half the cache on any
+  // thread count (a plain copy's rows would keep regular stores on two threads).
+  EXPECT_TRUE(d2s.store.non_temporal);
+  // CRD: channel c*4 + i*2 + j, the pair 1 channel apart; the same tiles.
+  Tensor crd(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 64, 128, 2, 128, 2},
+             {4194304, 65536, 128, 32768, 1, 16384});
+  const Plan d2s_crd = CompileSlice1(crd, space, zeros, whole, ones);
+  EXPECT_EQ(d2s_crd.strategy, Strategy::kTransposeTiles);
+  EXPECT_EQ(d2s_crd.loops[d2s_crd.loop_count - 2].size, 128);
+  EXPECT_EQ(d2s_crd.loops[d2s_crd.loop_count - 1].size, 2);
+
+  // A narrow transpose along a long walk: tiles of 4 KiB written (512 x 2 fp32).
+  Tensor pairs(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 2}, {1, 4096});
+  Tensor packed_pairs(DML_TENSOR_DATA_TYPE_FLOAT32, {4096, 2});
+  const Plan long_walk = CompileSlice1(pairs, packed_pairs, {0, 0}, {4096, 2}, {1, 1});
+  EXPECT_EQ(long_walk.strategy, Strategy::kTransposeTiles);
+  EXPECT_EQ(long_walk.loops[long_walk.loop_count - 2].size, 512);
+}
+
+TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
+  // {1, 32, 2048, 128} fp16 with perm {0, 2, 1, 3}: rows of 256-byte runs (K1), not a
+  // transpose; the heads loop jumps 512 KiB in the input, so the sequence loop is tiled under
+  // it: 16 rows (4 KiB) of one head at a time.
+  Tensor heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 128, 262144, 1});
+  Tensor seq(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128});
+  const Plan plan = CompileSlice1(heads, seq, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
+  EXPECT_EQ(plan.shape, KernelShape::kRowsOfRuns);
+  EXPECT_EQ(plan.strategy, Strategy::kRowsOfRuns);
+  EXPECT_EQ(plan.tiling, Tiling::kRunTiles);
+  ASSERT_EQ(plan.loop_count, 4u);
+  EXPECT_EQ(plan.loops[0].size, 128);
+  EXPECT_EQ(plan.loops[1].size, 32);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, 524288);
+  EXPECT_EQ(plan.loops[2].size, 16);
+  EXPECT_EQ(plan.loops[2].in_stride_bytes, 256);
+  EXPECT_EQ(plan.loops[2].out_stride_bytes, 8192);
+  EXPECT_EQ(plan.loops[3].size, 128);
+  EXPECT_TRUE(plan.store.non_temporal);  // 16 MiB out: half the cache with the input
+  // Four heads are too few streams to tile; long runs need no tiles either.
+  Tensor few(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128}, {1048576, 128, 262144, 1});
+  Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128});
+  EXPECT_EQ(CompileSlice1(few, few_out, {0, 0, 0, 0}, {1, 2048, 4, 128}, {1, 1, 1, 1}).tiling,
+            Tiling::kNone);
+  Tensor long_runs(DML_TENSOR_DATA_TYPE_FLOAT16, {64, 32, 4096}, {4096, 262144, 1});
+  Tensor long_out(DML_TENSOR_DATA_TYPE_FLOAT16, {64, 32, 4096});
+  EXPECT_EQ(CompileSlice1(long_runs, long_out, {0, 0, 0}, {64, 32, 4096}, {1, 1, 1}).tiling,
+            Tiling::kNone);
+}
+
 // One descriptor per strategy: ChooseStrategy picks each of them somewhere.
 TEST(StrategyTest, EachStrategyHasItsCase) {
   auto slice_strategy = [](const Tensor& in, const Tensor& out, std::vector<uint32_t> offsets,

@@ -1389,9 +1389,9 @@ TEST(OperatorTypeTest, UnimplementedDirectMLOperatorIsUnsupported) {
     const char* name;
   };
   // Valid DirectML operator types dmlcpu does not implement; the desc is never looked at.
-  const Probe probes[] = {{DML_OPERATOR_ELEMENT_WISE_IDENTITY, "ELEMENT_WISE_IDENTITY"},
-                          {DML_OPERATOR_SCATTER_ELEMENTS, "SCATTER_ELEMENTS"},
-                          {DML_OPERATOR_SLICE_GRAD, "SLICE_GRAD"},
+  const Probe probes[] = {{DML_OPERATOR_ELEMENT_WISE_ABS, "ELEMENT_WISE_ABS"},
+                          {DML_OPERATOR_CONVOLUTION, "CONVOLUTION"},
+                          {DML_OPERATOR_GEMM, "GEMM"},
                           {DML_OPERATOR_UNFOLD, "UNFOLD"}};
   for (const Probe& p : probes) {
     OpCase c = GatherCase();

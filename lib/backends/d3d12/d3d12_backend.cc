@@ -188,6 +188,25 @@ class WorkaroundDesc {
       slice1_.InputWindowOffsets = offsets_.data();
       slice1_.InputWindowSizes = sizes_.data();
       desc_.Desc = &slice1_;
+    } else if (desc.Type == DML_OPERATOR_SLICE_GRAD) {
+      // SLICE_GRAD has the same bug (its gradient written as if it filled the window): the
+      // same shrinking, with the input gradient's sizes.
+      slice_grad_ = *static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc);
+      const DML_BUFFER_TENSOR_DESC* grad =
+          static_cast<const DML_BUFFER_TENSOR_DESC*>(slice_grad_.InputGradientTensor->Desc);
+      const uint32_t n = slice_grad_.DimensionCount;
+      offsets_.assign(slice_grad_.InputWindowOffsets, slice_grad_.InputWindowOffsets + n);
+      sizes_.assign(slice_grad_.InputWindowSizes, slice_grad_.InputWindowSizes + n);
+      for (uint32_t i = 0; i < n; ++i) {
+        const int64_t stride = slice_grad_.InputWindowStrides[i];
+        const uint32_t step = static_cast<uint32_t>(stride < 0 ? -stride : stride);
+        const uint32_t written = (grad->Sizes[i] - 1) * step + 1;  // <= the window (validated)
+        if (stride < 0) offsets_[i] += sizes_[i] - written;
+        sizes_[i] = written;
+      }
+      slice_grad_.InputWindowOffsets = offsets_.data();
+      slice_grad_.InputWindowSizes = sizes_.data();
+      desc_.Desc = &slice_grad_;
     }
   }
   WorkaroundDesc(const WorkaroundDesc&) = delete;
@@ -199,6 +218,7 @@ class WorkaroundDesc {
   DML_OPERATOR_DESC desc_;
   DML_GATHER_OPERATOR_DESC gather_ = {};
   DML_SLICE1_OPERATOR_DESC slice1_ = {};
+  DML_SLICE_GRAD_OPERATOR_DESC slice_grad_ = {};
   std::vector<uint32_t> offsets_, sizes_;
 };
 
@@ -275,9 +295,8 @@ class Operator {
   ComPtr<IDMLCompiledOperator> compiled;
   ComPtr<ID3D12Resource> persistent;
   DML_BINDING_PROPERTIES props = {};
-  uint32_t input_count = 0;
-  uint64_t input_bytes[2] = {};
-  uint64_t output_bytes = 0;
+  std::vector<uint64_t> input_bytes;   // TotalTensorSizeInBytes per input binding
+  std::vector<uint64_t> output_bytes;  // and per output binding
 };
 
 Status Context::Init(void* native_device, void* native_queue, bool require_hardware,
@@ -463,10 +482,8 @@ StatusOr<std::shared_ptr<const Operator>> Compile(const std::shared_ptr<Context>
   Context& c = *context;
   auto op = std::make_shared<Operator>();
   op->context = context;
-  op->input_count = program.input_count;
-  op->input_bytes[0] = program.geometry.input.total_bytes;
-  op->input_bytes[1] = program.geometry.indices.total_bytes;
-  op->output_bytes = program.geometry.output.total_bytes;
+  for (const BindingInfo& b : program.inputs) op->input_bytes.push_back(b.tensor.total_bytes);
+  for (const BindingInfo& b : program.outputs) op->output_bytes.push_back(b.tensor.total_bytes);
 
   std::lock_guard<std::mutex> lock(c.mutex_);
   ComPtr<IDMLOperator> dml_op;
@@ -526,14 +543,15 @@ namespace {
 
 // Binds the operator's tensors (and temporary/persistent resources) and records the dispatch.
 void RecordOperator(Context& c, const Operator& op, ID3D12GraphicsCommandList* list,
-                    const DML_BUFFER_BINDING* inputs, const DML_BUFFER_BINDING& output) {
-  DML_BINDING_DESC input_descs[2];
-  for (uint32_t i = 0; i < op.input_count; ++i) {
-    input_descs[i] = {DML_BINDING_TYPE_BUFFER, &inputs[i]};
+                    const std::vector<DML_BUFFER_BINDING>& inputs,
+                    const std::vector<DML_BUFFER_BINDING>& outputs) {
+  std::vector<DML_BINDING_DESC> input_descs(inputs.size()), output_descs(outputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) input_descs[i] = {DML_BINDING_TYPE_BUFFER, &inputs[i]};
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    output_descs[i] = {DML_BINDING_TYPE_BUFFER, &outputs[i]};
   }
-  DML_BINDING_DESC output_desc = {DML_BINDING_TYPE_BUFFER, &output};
-  c.table_->BindInputs(op.input_count, input_descs);
-  c.table_->BindOutputs(1, &output_desc);
+  c.table_->BindInputs(static_cast<UINT>(input_descs.size()), input_descs.data());
+  c.table_->BindOutputs(static_cast<UINT>(output_descs.size()), output_descs.data());
   DML_BUFFER_BINDING temporary = {c.temporary_.Get(), 0, op.props.TemporaryResourceSize};
   DML_BINDING_DESC temporary_desc = {DML_BINDING_TYPE_BUFFER, &temporary};
   if (op.props.TemporaryResourceSize > 0) c.table_->BindTemporaryResource(&temporary_desc);
@@ -545,29 +563,34 @@ void RecordOperator(Context& c, const Operator& op, ID3D12GraphicsCommandList* l
 
 }  // namespace
 
-Status ExecuteHost(const Operator& op, const uint8_t* const* inputs, uint32_t input_count,
-                   uint8_t* output) {
+Status ExecuteHost(const Operator& op, const Binding* inputs, const OutputBinding* outputs) {
   Context& c = *op.context;
   std::lock_guard<std::mutex> lock(c.mutex_);
-  // Layout of the DEFAULT (and UPLOAD) buffer: inputs, then the output, 256-aligned.
-  uint64_t offsets[3];
+  // Layout of the DEFAULT (and UPLOAD) buffer: inputs, then the outputs, each 256-aligned. The
+  // outputs are read back into one READBACK buffer with the same relative layout.
+  const size_t input_count = op.input_bytes.size(), output_count = op.output_bytes.size();
+  std::vector<uint64_t> input_offsets(input_count), output_offsets(output_count);
   uint64_t total = 0;
-  for (uint32_t i = 0; i < input_count; ++i) {
-    offsets[i] = total;
+  for (size_t i = 0; i < input_count; ++i) {
+    input_offsets[i] = total;
     total = AlignUp(total + op.input_bytes[i], kRangeAlignmentBytes);
   }
-  const uint64_t output_offset = total;
-  total = AlignUp(total + op.output_bytes, kRangeAlignmentBytes);
+  const uint64_t outputs_begin = total;
+  for (size_t i = 0; i < output_count; ++i) {
+    output_offsets[i] = total;
+    total = AlignUp(total + op.output_bytes[i], kRangeAlignmentBytes);
+  }
+  const uint64_t readback_total = std::max<uint64_t>(total - outputs_begin, 1);
 
-  Status s = c.EnsureBuffer(&c.default_, &c.default_bytes_, total, D3D12_HEAP_TYPE_DEFAULT,
-                            D3D12_RESOURCE_STATE_COMMON,
+  Status s = c.EnsureBuffer(&c.default_, &c.default_bytes_, std::max<uint64_t>(total, 1),
+                            D3D12_HEAP_TYPE_DEFAULT, D3D12_RESOURCE_STATE_COMMON,
                             D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
                             "CreateCommittedResource (default)");
   if (!s.ok()) return s;
   const uint64_t old_upload_bytes = c.upload_bytes_;
-  s = c.EnsureBuffer(&c.upload_, &c.upload_bytes_, total, D3D12_HEAP_TYPE_UPLOAD,
-                     D3D12_RESOURCE_STATE_GENERIC_READ, D3D12_RESOURCE_FLAG_NONE,
-                     "CreateCommittedResource (upload)");
+  s = c.EnsureBuffer(&c.upload_, &c.upload_bytes_, std::max<uint64_t>(total, 1),
+                     D3D12_HEAP_TYPE_UPLOAD, D3D12_RESOURCE_STATE_GENERIC_READ,
+                     D3D12_RESOURCE_FLAG_NONE, "CreateCommittedResource (upload)");
   if (!s.ok()) return s;
   if (c.upload_map_ == nullptr || c.upload_bytes_ != old_upload_bytes) {
     D3D12_RANGE no_read = {0, 0};
@@ -577,68 +600,79 @@ Status ExecuteHost(const Operator& op, const uint8_t* const* inputs, uint32_t in
                             c.upload_->Map(0, &no_read, &mapped));
     c.upload_map_ = static_cast<uint8_t*>(mapped);
   }
-  s = c.EnsureBuffer(&c.readback_, &c.readback_bytes_, op.output_bytes, D3D12_HEAP_TYPE_READBACK,
+  s = c.EnsureBuffer(&c.readback_, &c.readback_bytes_, readback_total, D3D12_HEAP_TYPE_READBACK,
                      D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_FLAG_NONE,
                      "CreateCommittedResource (readback)");
   if (!s.ok()) return s;
   s = c.BindTable(op.compiled.Get(), std::max<uint32_t>(op.props.RequiredDescriptorCount, 1));
   if (!s.ok()) return s;
 
-  for (uint32_t i = 0; i < input_count; ++i) {
-    std::memcpy(c.upload_map_ + offsets[i], inputs[i], op.input_bytes[i]);
+  for (size_t i = 0; i < input_count; ++i) {
+    std::memcpy(c.upload_map_ + input_offsets[i], inputs[i].data, op.input_bytes[i]);
   }
-  // The output's current bytes go up too, so elements DirectML does not write (stride gaps)
+  // The outputs' current bytes go up too, so elements DirectML does not write (stride gaps)
   // come back unchanged, as on the CPU backend.
-  std::memcpy(c.upload_map_ + output_offset, output, op.output_bytes);
-
-  DML_BUFFER_BINDING input_bindings[2];
-  for (uint32_t i = 0; i < input_count; ++i) {
-    input_bindings[i] = {c.default_.Get(), offsets[i], op.input_bytes[i]};
+  for (size_t i = 0; i < output_count; ++i) {
+    std::memcpy(c.upload_map_ + output_offsets[i], outputs[i].data, op.output_bytes[i]);
   }
-  const DML_BUFFER_BINDING output_binding = {c.default_.Get(), output_offset, op.output_bytes};
+
+  std::vector<DML_BUFFER_BINDING> input_bindings(input_count), output_bindings(output_count);
+  for (size_t i = 0; i < input_count; ++i) {
+    input_bindings[i] = {c.default_.Get(), input_offsets[i], op.input_bytes[i]};
+  }
+  for (size_t i = 0; i < output_count; ++i) {
+    output_bindings[i] = {c.default_.Get(), output_offsets[i], op.output_bytes[i]};
+  }
   s = c.Submit([&](ID3D12GraphicsCommandList* list) {
     list->CopyBufferRegion(c.default_.Get(), 0, c.upload_.Get(), 0, total);
     D3D12_RESOURCE_BARRIER to_uav = Transition(c.default_.Get(), D3D12_RESOURCE_STATE_COPY_DEST,
                                                D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
     list->ResourceBarrier(1, &to_uav);
-    RecordOperator(c, op, list, input_bindings, output_binding);
+    RecordOperator(c, op, list, input_bindings, output_bindings);
     D3D12_RESOURCE_BARRIER after[2] = {
         UavBarrier(c.default_.Get()),
         Transition(c.default_.Get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
                    D3D12_RESOURCE_STATE_COPY_SOURCE)};
     list->ResourceBarrier(2, after);
-    list->CopyBufferRegion(c.readback_.Get(), 0, c.default_.Get(), output_offset,
-                           op.output_bytes);
+    list->CopyBufferRegion(c.readback_.Get(), 0, c.default_.Get(), outputs_begin,
+                           total - outputs_begin);
   });
   if (!s.ok()) return s;
 
-  D3D12_RANGE read = {0, static_cast<SIZE_T>(op.output_bytes)};
+  D3D12_RANGE read = {0, static_cast<SIZE_T>(total - outputs_begin)};
   void* mapped = nullptr;
   DMLCPU_RETURN_IF_FAILED("ID3D12Resource::Map (readback)", c.readback_->Map(0, &read, &mapped));
-  std::memcpy(output, mapped, op.output_bytes);
+  for (size_t i = 0; i < output_count; ++i) {
+    std::memcpy(outputs[i].data, static_cast<uint8_t*>(mapped) + (output_offsets[i] - outputs_begin),
+                op.output_bytes[i]);
+  }
   D3D12_RANGE none = {0, 0};
   c.readback_->Unmap(0, &none);
   return Status::Ok();
 }
 
-Status ExecuteNative(const Operator& op, const NativeBinding* inputs, uint32_t input_count,
-                     const NativeBinding& output) {
+Status ExecuteNative(const Operator& op, const NativeBinding* inputs,
+                     const NativeBinding* outputs) {
   Context& c = *op.context;
   std::lock_guard<std::mutex> lock(c.mutex_);
   Status s =
       c.BindTable(op.compiled.Get(), std::max<uint32_t>(op.props.RequiredDescriptorCount, 1));
   if (!s.ok()) return s;
-  DML_BUFFER_BINDING input_bindings[2];
-  for (uint32_t i = 0; i < input_count; ++i) {
+  std::vector<DML_BUFFER_BINDING> input_bindings(op.input_bytes.size());
+  std::vector<DML_BUFFER_BINDING> output_bindings(op.output_bytes.size());
+  std::vector<D3D12_RESOURCE_BARRIER> barriers(op.output_bytes.size());
+  for (size_t i = 0; i < input_bindings.size(); ++i) {
     input_bindings[i] = {static_cast<ID3D12Resource*>(inputs[i].resource), inputs[i].offset_bytes,
                          op.input_bytes[i]};
   }
-  ID3D12Resource* out = static_cast<ID3D12Resource*>(output.resource);
-  const DML_BUFFER_BINDING output_binding = {out, output.offset_bytes, op.output_bytes};
+  for (size_t i = 0; i < output_bindings.size(); ++i) {
+    ID3D12Resource* out = static_cast<ID3D12Resource*>(outputs[i].resource);
+    output_bindings[i] = {out, outputs[i].offset_bytes, op.output_bytes[i]};
+    barriers[i] = UavBarrier(out);
+  }
   return c.Submit([&](ID3D12GraphicsCommandList* list) {
-    RecordOperator(c, op, list, input_bindings, output_binding);
-    D3D12_RESOURCE_BARRIER barrier = UavBarrier(out);
-    list->ResourceBarrier(1, &barrier);
+    RecordOperator(c, op, list, input_bindings, output_bindings);
+    list->ResourceBarrier(static_cast<UINT>(barriers.size()), barriers.data());
   });
 }
 

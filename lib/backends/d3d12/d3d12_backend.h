@@ -31,14 +31,14 @@ StatusOr<std::shared_ptr<const Operator>> Compile(const std::shared_ptr<Context>
                                                   const DML_OPERATOR_DESC& desc,
                                                   const Program& program);
 
-// Host buffers: uploads inputs and the output's current bytes (so stride gaps keep them),
-// dispatches, waits, reads the output back. Bindings already checked by the caller.
-Status ExecuteHost(const Operator& op, const uint8_t* const* inputs, uint32_t input_count,
-                   uint8_t* output);
+// Host buffers: uploads inputs and the outputs' current bytes (so stride gaps keep them),
+// dispatches, waits, reads the outputs back. Bindings already checked by the caller.
+// Every binding of the program, in struct-field order.
+Status ExecuteHost(const Operator& op, const Binding* inputs, const OutputBinding* outputs);
 
 // Caller's D3D12 buffers, no copies.
-Status ExecuteNative(const Operator& op, const NativeBinding* inputs, uint32_t input_count,
-                     const NativeBinding& output);
+Status ExecuteNative(const Operator& op, const NativeBinding* inputs,
+                     const NativeBinding* outputs);
 
 // "CreateOperator failed: 0x80070057 (E_INVALIDARG)".
 std::string HresultMessage(const char* call, int32_t hr);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// ProgramBuilder: bindings and explicit-loop steps, each planned like the canonical form's.
+#include "planner/program_builder.h"
+
+#include <utility>
+
+#include "core/checked_math.h"
+#include "core/format.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+// [first, last] byte offsets (relative to the binding) that `count` loops reach from `base`,
+// plus one element; false on overflow.
+bool Extent(const Loop* loops, uint32_t count, int64_t base, bool input, uint32_t elem_bytes,
+            int64_t* first, int64_t* end) {
+  int64_t lo = base, hi = base;
+  for (uint32_t i = 0; i < count; ++i) {
+    int64_t reach = 0;
+    if (!CheckedMul(loops[i].size - 1,
+                    input ? loops[i].in_stride_bytes : loops[i].out_stride_bytes, &reach) ||
+        !CheckedAdd(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi)) {
+      return false;
+    }
+  }
+  if (!CheckedAdd(hi, static_cast<int64_t>(elem_bytes), &hi)) return false;
+  *first = lo;
+  *end = hi;
+  return true;
+}
+
+}  // namespace
+
+LoopNest NestOf(const TensorInfo& out, const TensorInfo& in) {
+  LoopNest nest;
+  nest.elem_bytes = out.elem_bytes;
+  nest.loop_count = out.rank;
+  for (uint32_t d = 0; d < out.rank; ++d) {
+    nest.sizes[d] = out.sizes[d];
+    nest.out_strides_bytes[d] = static_cast<int64_t>(out.strides_elems[d] * out.elem_bytes);
+    nest.in_strides_bytes[d] = static_cast<int64_t>(in.strides_elems[d] * in.elem_bytes);
+  }
+  return nest;
+}
+
+ProgramBuilder::ProgramBuilder(const PlanSettings& settings, Program* program)
+    : settings_(settings), program_(program) {
+  *program_ = Program();
+  program_->input_count = 0;
+  program_->output_count = 0;
+}
+
+uint32_t ProgramBuilder::AddInput(std::string field, const TensorInfo& tensor) {
+  program_->inputs.push_back({std::move(field), tensor});
+  program_->input_count = static_cast<uint32_t>(program_->inputs.size());
+  return program_->input_count - 1;
+}
+
+uint32_t ProgramBuilder::AddOutput(std::string field, const TensorInfo& tensor) {
+  program_->outputs.push_back({std::move(field), tensor});
+  program_->output_count = static_cast<uint32_t>(program_->outputs.size());
+  return program_->output_count - 1;
+}
+
+Status ProgramBuilder::AddCopy(StepSource source, uint32_t source_binding,
+                               uint32_t output_binding, const LoopNest& nest) {
+  return AddStep(StepKind::kAffineCopy, source, source_binding, output_binding, nest, 0);
+}
+
+Status ProgramBuilder::AddFill(uint32_t output_binding, const LoopNest& nest,
+                               uint64_t fill_bits) {
+  return AddStep(StepKind::kFill, StepSource::kInput, kNoBinding, output_binding, nest,
+                 fill_bits);
+}
+
+Status ProgramBuilder::AddStep(StepKind kind, StepSource source, uint32_t source_binding,
+                               uint32_t output_binding, const LoopNest& nest,
+                               uint64_t fill_bits) {
+  const char* op = program_->geometry.name;
+  const uint32_t step_index = static_cast<uint32_t>(program_->steps.size());
+  const auto fail = [&](const std::string& what) {
+    return Status(StatusCode::kInternal, StrFormat("%s: step %u: %s", op, step_index,
+                                                   what.c_str()));
+  };
+  const bool fill = kind == StepKind::kFill;
+  const std::vector<BindingInfo>& sources =
+      source == StepSource::kOutput ? program_->outputs : program_->inputs;
+  if (output_binding >= program_->outputs.size()) return fail("no such output binding");
+  if (!fill && source_binding >= sources.size()) return fail("no such source binding");
+  const uint32_t elem = nest.elem_bytes;
+  if ((elem != 1 && elem != 2 && elem != 4 && elem != 8) || nest.loop_count > kMaxNestLoops) {
+    return fail("malformed loop nest");
+  }
+  for (uint32_t i = 0; i < nest.loop_count; ++i) {
+    if (nest.sizes[i] < 0) return fail("negative loop size");
+    if (nest.sizes[i] == 0) return Status::Ok();  // nothing to do
+  }
+
+  // Loops with a negative output stride run backwards: the output walks forward, the negative
+  // stride moves to the input.
+  Loop loops[kMaxNestLoops];
+  int64_t in_base_bytes = fill ? 0 : nest.in_base_bytes;
+  int64_t out_base_bytes = nest.out_base_bytes;
+  for (uint32_t i = 0; i < nest.loop_count; ++i) {
+    Loop& loop = loops[i];
+    loop.size = nest.sizes[i];
+    loop.out_stride_bytes = nest.out_strides_bytes[i];
+    loop.in_stride_bytes = fill ? 0 : nest.in_strides_bytes[i];
+    if (loop.out_stride_bytes < 0 && loop.size > 1) {
+      out_base_bytes += (loop.size - 1) * loop.out_stride_bytes;
+      in_base_bytes += (loop.size - 1) * loop.in_stride_bytes;
+      loop.out_stride_bytes = -loop.out_stride_bytes;
+      loop.in_stride_bytes = -loop.in_stride_bytes;
+    }
+  }
+
+  // The planner's promise to the kernels: nothing outside a binding's extent.
+  const TensorInfo& out = program_->outputs[output_binding].tensor;
+  int64_t first = 0, end = 0;
+  if (!Extent(loops, nest.loop_count, out_base_bytes, false, elem, &first, &end) || first < 0 ||
+      static_cast<uint64_t>(end) > out.required_bytes) {
+    return fail(StrFormat("writes bytes [%lld, %lld) of %s, whose extent is %llu bytes",
+                          static_cast<long long>(first), static_cast<long long>(end),
+                          program_->outputs[output_binding].field.c_str(),
+                          static_cast<unsigned long long>(out.required_bytes)));
+  }
+  uint64_t in_bytes = elem;
+  if (!fill) {
+    const BindingInfo& in = sources[source_binding];
+    in_bytes = in.tensor.required_bytes;
+    if (!Extent(loops, nest.loop_count, in_base_bytes, true, elem, &first, &end) || first < 0 ||
+        static_cast<uint64_t>(end) > in_bytes) {
+      return fail(StrFormat("reads bytes [%lld, %lld) of %s, whose extent is %llu bytes",
+                            static_cast<long long>(first), static_cast<long long>(end),
+                            in.field.c_str(), static_cast<unsigned long long>(in_bytes)));
+    }
+  }
+
+  const uint32_t count = CollapseLoops(loops, nest.loop_count, elem);
+  if (count > kMaxRank) {
+    return fail(StrFormat("%u loops after collapsing, expected at most %u", count, kMaxRank));
+  }
+  Step step;
+  step.kind = kind;
+  step.source = source;
+  step.input_binding = fill ? kNoBinding : source_binding;
+  step.output_binding = output_binding;
+  step.out_base_bytes = out_base_bytes;
+  step.fill_bits = fill_bits;
+  Plan& plan = step.plan;
+  plan.elem_bytes = elem;
+  plan.in_base_bytes = in_base_bytes;
+  plan.loop_count = count;
+  for (uint32_t i = 0; i < count; ++i) plan.loops[i] = loops[i];
+  const Tuning& tuning = *settings_.tuning;
+  plan.shape = Classify(plan);
+  TileForLocality(&plan, settings_.concurrency, tuning);
+  plan.shape = Classify(plan);
+  plan.partition = MakePartition(plan, tuning);
+  ChooseStrategy(&plan, out.required_bytes, in_bytes, settings_.concurrency, tuning);
+  program_->steps.push_back(step);
+  return Status::Ok();
+}
+
+}  // namespace internal
+}  // namespace dmlcpu

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// Checks shared by every operator's validation (validate_util.h).
+#include "planner/validate_util.h"
+
+#include "core/format.h"
+
+namespace dmlcpu {
+namespace internal {
+
+Status RequireArrays(const char* op, std::initializer_list<NamedArray> arrays) {
+  for (const NamedArray& a : arrays) {
+    if (a.data == nullptr) {
+      return InvalidArgument("%s: %s is null, expected a non-null pointer", op, a.field);
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckSameRank(const char* op, const char* field, const TensorInfo& t, const char* ref_field,
+                     const TensorInfo& ref) {
+  if (t.rank != ref.rank) {
+    return InvalidArgument("%s: %s.DimensionCount is %u, expected %u (%s.DimensionCount)", op,
+                           field, t.rank, ref.rank, ref_field);
+  }
+  return Status::Ok();
+}
+
+Status CheckSameRank(const char* op, const char* field, const TensorInfo& t,
+                     const TensorInfo& input) {
+  return CheckSameRank(op, field, t, "InputTensor", input);
+}
+
+Status CheckSameType(const char* op, const char* field, const TensorInfo& t, const char* ref_field,
+                     const TensorInfo& ref) {
+  if (t.data_type != ref.data_type) {
+    return InvalidArgument("%s: %s.DataType is %u (%s), expected %u (%s, the %s.DataType)", op,
+                           field, static_cast<unsigned>(t.data_type), DataTypeName(t.data_type),
+                           static_cast<unsigned>(ref.data_type), DataTypeName(ref.data_type),
+                           ref_field);
+  }
+  return Status::Ok();
+}
+
+Status CheckSameType(const char* op, const TensorInfo& output, const TensorInfo& input) {
+  return CheckSameType(op, "OutputTensor", output, "InputTensor", input);
+}
+
+Status CheckIndexType(const char* op, const TensorInfo& indices, kernels::IndexType* type) {
+  switch (indices.data_type) {
+    case DML_TENSOR_DATA_TYPE_INT32:
+      *type = kernels::IndexType::kInt32;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_UINT32:
+      *type = kernels::IndexType::kUint32;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_INT64:
+      *type = kernels::IndexType::kInt64;
+      return Status::Ok();
+    case DML_TENSOR_DATA_TYPE_UINT64:
+      *type = kernels::IndexType::kUint64;
+      return Status::Ok();
+    default:
+      return InvalidArgument(
+          "%s: IndicesTensor.DataType is %u (%s), expected INT32, INT64, "
+          "UINT32 or UINT64",
+          op, static_cast<unsigned>(indices.data_type), DataTypeName(indices.data_type));
+  }
+}
+
+Status CheckOutputSizes(const char* op, const char* field, const TensorInfo& t,
+                        const ExpectedDim* expected) {
+  for (uint32_t i = 0; i < t.rank; ++i) {
+    if (t.sizes[i] != expected[i].size) {
+      uint32_t sizes[kMaxRank];
+      for (uint32_t j = 0; j < t.rank; ++j) sizes[j] = expected[j].size;
+      return InvalidArgument("%s: %s.Sizes[%u] is %u, expected %u (%s); expected %s.Sizes %s", op,
+                             field, i, t.sizes[i], expected[i].size, expected[i].source.c_str(),
+                             field, FormatList(sizes, t.rank).c_str());
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckOutputSizes(const char* op, const TensorInfo& output, const ExpectedDim* expected) {
+  return CheckOutputSizes(op, "OutputTensor", output, expected);
+}
+
+std::string Source(const char* field, uint32_t dim) {
+  return StrFormat("%s.Sizes[%u]", field, dim);
+}
+
+std::string ArrayField(const char* field, uint32_t i) { return StrFormat("%s[%u]", field, i); }
+
+}  // namespace internal
+}  // namespace dmlcpu

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// The programs the padding family compiles to (docs/design.md#programs-of-future-operators):
+// step kinds, sources and counts of the worked examples, one permuted copy for depth/space, a
+// fill and a copy for SLICE_GRAD, and a logarithmic step count for pads far past the input.
+#include <cstdint>
+#include <vector>
+
+#include "dmlcpu/dml_compat.h"
+#include "gtest/gtest.h"
+#include "planner/planner.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+struct Tensor {
+  Tensor(DML_TENSOR_DATA_TYPE type, std::vector<uint32_t> s) : sizes(std::move(s)) {
+    buffer.DataType = type;
+    buffer.DimensionCount = static_cast<uint32_t>(sizes.size());
+    buffer.Sizes = sizes.data();
+    uint64_t count = 1;
+    for (uint32_t v : sizes) count *= v;
+    buffer.TotalTensorSizeInBytes =
+        (count * (type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 1) + 3) & ~3ull;
+    desc = {DML_TENSOR_TYPE_BUFFER, &buffer};
+  }
+  std::vector<uint32_t> sizes;
+  DML_BUFFER_TENSOR_DESC buffer{};
+  DML_TENSOR_DESC desc{};
+};
+
+Program Compile(DML_OPERATOR_TYPE type, const void* desc) {
+  Program program;
+  const Status s = CompileProgram({type, desc}, PlanSettings{}, &program);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return program;
+}
+
+Program CompilePadding(std::vector<uint32_t> in_sizes, std::vector<uint32_t> start,
+                       std::vector<uint32_t> end, DML_PADDING_MODE mode) {
+  std::vector<uint32_t> out_sizes(in_sizes.size());
+  for (size_t d = 0; d < in_sizes.size(); ++d) out_sizes[d] = in_sizes[d] + start[d] + end[d];
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, in_sizes), out(DML_TENSOR_DATA_TYPE_FLOAT32, out_sizes);
+  DML_PADDING_OPERATOR_DESC desc{
+      &in.desc,     &out.desc, mode, 0.0f, static_cast<uint32_t>(in_sizes.size()),
+      start.data(), end.data()};
+  return Compile(DML_OPERATOR_PADDING, &desc);
+}
+
+TEST(PaddingProgramTest, ConstantIsTheInteriorCopyAndFourFills) {
+  const Program p =
+      CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
+  ASSERT_EQ(p.steps.size(), 5u);
+  EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
+  EXPECT_EQ(p.steps[0].out_base_bytes, 236);          // row 1, column 1
+  const int64_t fill_bases[] = {0, 13224, 232, 460};  // top, bottom, left, right
+  for (int i = 1; i < 5; ++i) {
+    EXPECT_EQ(p.steps[i].kind, StepKind::kFill);
+    EXPECT_EQ(p.steps[i].out_base_bytes, fill_bases[i - 1]) << "step " << i;
+  }
+}
+
+TEST(PaddingProgramTest, ReflectRowsFromTheInputColumnsFromTheOutput) {
+  const Program p =
+      CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2}, DML_PADDING_MODE_REFLECTION);
+  ASSERT_EQ(p.steps.size(), 5u);
+  const StepSource sources[] = {StepSource::kInput, StepSource::kInput, StepSource::kInput,
+                                StepSource::kOutput, StepSource::kOutput};
+  const int64_t out_bases[] = {72, 8, 200, 0, 24};
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(p.steps[i].kind, StepKind::kAffineCopy);
+    EXPECT_EQ(p.steps[i].source, sources[i]) << "step " << i;
+    EXPECT_EQ(p.steps[i].out_base_bytes, out_bases[i]) << "step " << i;
+  }
+}
+
+TEST(PaddingProgramTest, PadsFarPastTheInputTakeLogarithmicallyManySteps) {
+  for (DML_PADDING_MODE mode :
+       {DML_PADDING_MODE_REFLECTION, DML_PADDING_MODE_SYMMETRIC, DML_PADDING_MODE_WRAP}) {
+    const Program p = CompilePadding({2, 3}, {1000, 0}, {0, 100000}, mode);
+    EXPECT_LE(p.steps.size(), 60u) << "mode " << mode;
+  }
+  // EDGE and one-element dimensions read one element: one step per side.
+  EXPECT_EQ(CompilePadding({1, 5}, {7, 1000000}, {9, 3}, DML_PADDING_MODE_EDGE).steps.size(), 5u);
+  EXPECT_EQ(CompilePadding({1, 5}, {7, 0}, {9, 0}, DML_PADDING_MODE_REFLECTION).steps.size(), 3u);
+}
+
+TEST(DepthSpaceProgramTest, OnePermutedCopy) {
+  Tensor in(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 8, 3, 3}),
+      out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 2, 6, 6});
+  for (DML_DEPTH_SPACE_ORDER order :
+       {DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW, DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH}) {
+    DML_DEPTH_TO_SPACE1_OPERATOR_DESC desc{&in.desc, &out.desc, 2, order};
+    const Program p = Compile(DML_OPERATOR_DEPTH_TO_SPACE1, &desc);
+    ASSERT_EQ(p.steps.size(), 1u);
+    EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
+  }
+}
+
+TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
+  // SG-2: the window's row loop runs backwards in the input, forwards in the output.
+  Tensor grad(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2}),
+      out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 4});
+  const uint32_t offsets[4] = {0, 0, 0, 1}, sizes[4] = {1, 1, 4, 3};
+  const int32_t strides[4] = {1, 1, -2, 2};
+  DML_SLICE_GRAD_OPERATOR_DESC desc{&grad.desc, &out.desc, 4, offsets, sizes, strides};
+  const Program p = Compile(DML_OPERATOR_SLICE_GRAD, &desc);
+  ASSERT_EQ(p.steps.size(), 2u);
+  EXPECT_EQ(p.steps[0].kind, StepKind::kFill);
+  EXPECT_EQ(p.steps[0].fill_bits, 0u);
+  EXPECT_EQ(p.steps[1].kind, StepKind::kAffineCopy);
+  EXPECT_EQ(p.steps[1].out_base_bytes, 20);     // row 1, column 1
+  EXPECT_EQ(p.steps[1].plan.in_base_bytes, 8);  // gradient row 1
+}
+
+}  // namespace
+}  // namespace internal
+}  // namespace dmlcpu

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// ProgramBuilder and the executor's step kinds: explicit-loop copies between several bindings,
+// fills of every width, output -> output copies, reversed output loops, and the bounds the
+// builder refuses. Programs are run through the executor directly, on one and two threads.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dmlcpu/dmlcpu.h"
+#include "executor/executor.h"
+#include "gtest/gtest.h"
+#include "planner/program_builder.h"
+
+namespace dmlcpu {
+namespace internal {
+namespace {
+
+// A packed tensor of `elem_bytes`-wide unsigned elements.
+TensorInfo Packed(uint32_t elem_bytes, std::vector<uint32_t> sizes) {
+  TensorInfo t;
+  t.data_type = elem_bytes == 1   ? DML_TENSOR_DATA_TYPE_UINT8
+                : elem_bytes == 2 ? DML_TENSOR_DATA_TYPE_UINT16
+                : elem_bytes == 4 ? DML_TENSOR_DATA_TYPE_UINT32
+                                  : DML_TENSOR_DATA_TYPE_UINT64;
+  t.elem_bytes = elem_bytes;
+  t.rank = static_cast<uint32_t>(sizes.size());
+  uint64_t count = 1;
+  for (uint32_t d = t.rank; d-- > 0;) {
+    t.sizes[d] = sizes[d];
+    t.strides_elems[d] = count;
+    count *= sizes[d];
+  }
+  t.total_bytes = t.required_bytes = count * elem_bytes;
+  return t;
+}
+
+LoopNest Nest(uint32_t elem_bytes, std::vector<int64_t> sizes, std::vector<int64_t> in_strides,
+              std::vector<int64_t> out_strides, int64_t in_base = 0, int64_t out_base = 0) {
+  LoopNest nest;
+  nest.elem_bytes = elem_bytes;
+  nest.loop_count = static_cast<uint32_t>(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    nest.sizes[i] = sizes[i];
+    nest.in_strides_bytes[i] = in_strides.empty() ? 0 : in_strides[i];
+    nest.out_strides_bytes[i] = out_strides[i];
+  }
+  nest.in_base_bytes = in_base;
+  nest.out_base_bytes = out_base;
+  return nest;
+}
+
+void RunSteps(const Program& program, uint32_t threads, const std::vector<const void*>& inputs,
+         const std::vector<void*>& outputs) {
+  for (const Step& step : program.steps) {
+    const Status s = CheckPlanInvariants(step.plan);
+    EXPECT_TRUE(s.ok()) << s.message();
+  }
+  ExecutorOptions options;
+  options.max_threads = threads;
+  Executor executor(options);
+  std::vector<Binding> in;
+  std::vector<OutputBinding> out;
+  for (const void* p : inputs) in.push_back({p, 0});
+  for (void* p : outputs) out.push_back({p, 0});
+  executor.RunProgram(program, in.data(), out.data(), nullptr);
+}
+
+TEST(ProgramBuilderTest, TwoInputsIntoWindowsOfOneOutput) {
+  // JOIN-like: A {3,5} and B {3,2} side by side in a {3,7} output.
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t a = b.AddInput("A", Packed(4, {3, 5}));
+  const uint32_t c = b.AddInput("B", Packed(4, {3, 2}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {3, 7}));
+  ASSERT_TRUE(b.AddCopy(StepSource::kInput, a, out, Nest(4, {3, 5}, {20, 4}, {28, 4})).ok());
+  ASSERT_TRUE(
+      b.AddCopy(StepSource::kInput, c, out, Nest(4, {3, 2}, {8, 4}, {28, 4}, 0, 20)).ok());
+  EXPECT_EQ(program.input_count, 2u);
+  EXPECT_EQ(program.output_count, 1u);
+  ASSERT_EQ(program.steps.size(), 2u);
+  EXPECT_EQ(program.steps[1].out_base_bytes, 20);
+  std::vector<uint32_t> va(15), vb(6);
+  for (uint32_t i = 0; i < 15; ++i) va[i] = 100 + i;
+  for (uint32_t i = 0; i < 6; ++i) vb[i] = 200 + i;
+  for (uint32_t threads : {1u, 2u}) {
+    std::vector<uint32_t> result(21, 0xDEADBEEF);
+    RunSteps(program, threads, {va.data(), vb.data()}, {result.data()});
+    for (uint32_t r = 0; r < 3; ++r) {
+      for (uint32_t j = 0; j < 7; ++j) {
+        const uint32_t expected = j < 5 ? va[r * 5 + j] : vb[r * 2 + (j - 5)];
+        EXPECT_EQ(result[r * 7 + j], expected) << "row " << r << " column " << j;
+      }
+    }
+  }
+}
+
+TEST(ProgramBuilderTest, FillWritesTheBitPatternOfEveryWidth) {
+  // -0.0, NaN payloads and 64-bit integers: the bits, not a value conversion.
+  const uint64_t patterns[4] = {0xAB, 0x8001, 0x7FC00001, 0x8000000000000001};
+  const uint32_t widths[4] = {1, 2, 4, 8};
+  for (int k = 0; k < 4; ++k) {
+    const uint32_t w = widths[k];
+    for (uint32_t count : {1u, 7u, 1000u, 300000u}) {  // 300000: above the serial cutoff
+      SCOPED_TRACE("width " + std::to_string(w) + " count " + std::to_string(count));
+      Program program;
+      ProgramBuilder b(PlanSettings(), &program);
+      program.geometry.name = "TEST";
+      const uint32_t out = b.AddOutput("OUT", Packed(w, {count}));
+      ASSERT_TRUE(b.AddFill(out, Nest(w, {count}, {}, {w}), patterns[k]).ok());
+      for (uint32_t threads : {1u, 2u}) {
+        std::vector<uint8_t> result(count * w + 16, 0x55);
+        RunSteps(program, threads, {}, {result.data() + 8});
+        for (uint32_t i = 0; i < count; ++i) {
+          ASSERT_EQ(std::memcmp(result.data() + 8 + i * w, &patterns[k], w), 0) << "element " << i;
+        }
+        for (int g = 0; g < 8; ++g) {
+          ASSERT_EQ(result[g], 0x55);
+          ASSERT_EQ(result[8 + count * w + g], 0x55);
+        }
+      }
+    }
+  }
+}
+
+TEST(ProgramBuilderTest, StridedFillLeavesTheGaps) {
+  // A column of a {100,3} UINT16 output: every third element, the others untouched.
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t out = b.AddOutput("OUT", Packed(2, {100, 3}));
+  ASSERT_TRUE(b.AddFill(out, Nest(2, {100}, {}, {6}, 0, 2), 0x1234).ok());
+  std::vector<uint16_t> result(300, 7);
+  RunSteps(program, 2, {}, {result.data()});
+  for (uint32_t i = 0; i < 300; ++i) {
+    EXPECT_EQ(result[i], i % 3 == 1 ? 0x1234 : 7) << "element " << i;
+  }
+}
+
+TEST(ProgramBuilderTest, LargeFillStreams) {
+  // 40 MiB: above the streaming threshold, so the broadcast goes through non-temporal stores.
+  const uint32_t count = 10u << 20;
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {count}));
+  ASSERT_TRUE(b.AddFill(out, Nest(4, {count}, {}, {4}), 0x80000000).ok());
+  EXPECT_TRUE(program.steps[0].plan.store.non_temporal);
+  std::vector<uint32_t> result(count, 1);
+  RunSteps(program, 2, {}, {result.data()});
+  for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(result[i], 0x80000000u) << "element " << i;
+}
+
+TEST(ProgramBuilderTest, OutputToOutputCopyMirrorsColumns) {
+  // PADDING-like: columns 0-3 come from the input, columns 4-7 mirror them (4 <- 3, ..., 7 <- 0).
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(4, {4, 4}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {4, 8}));
+  ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, out, Nest(4, {4, 4}, {16, 4}, {32, 4})).ok());
+  ASSERT_TRUE(
+      b.AddCopy(StepSource::kOutput, out, out, Nest(4, {4, 4}, {32, -4}, {32, 4}, 12, 16)).ok());
+  EXPECT_EQ(program.steps[1].source, StepSource::kOutput);
+  std::vector<uint32_t> input(16);
+  for (uint32_t i = 0; i < 16; ++i) input[i] = i;
+  for (uint32_t threads : {1u, 2u}) {
+    std::vector<uint32_t> result(32, 0);
+    RunSteps(program, threads, {input.data()}, {result.data()});
+    for (uint32_t r = 0; r < 4; ++r) {
+      for (uint32_t j = 0; j < 8; ++j) {
+        const uint32_t expected = j < 4 ? input[r * 4 + j] : input[r * 4 + (7 - j)];
+        EXPECT_EQ(result[r * 8 + j], expected) << "row " << r << " column " << j;
+      }
+    }
+  }
+}
+
+TEST(ProgramBuilderTest, NegativeOutputStrideRunsTheLoopBackwards) {
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(8, {5}));
+  const uint32_t out = b.AddOutput("OUT", Packed(8, {5}));
+  ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, out, Nest(8, {5}, {8}, {-8}, 0, 32)).ok());
+  const Step& step = program.steps[0];
+  EXPECT_EQ(step.out_base_bytes, 0);
+  EXPECT_EQ(step.plan.in_base_bytes, 32);
+  EXPECT_GT(step.plan.loops[0].out_stride_bytes, 0);
+  EXPECT_LT(step.plan.loops[0].in_stride_bytes, 0);
+  const std::vector<uint64_t> input = {1, 2, 3, 4, 5};
+  std::vector<uint64_t> result(5, 0);
+  RunSteps(program, 1, {input.data()}, {result.data()});
+  EXPECT_EQ(result, (std::vector<uint64_t>{5, 4, 3, 2, 1}));
+}
+
+TEST(ProgramBuilderTest, EmptyNestAddsNoStep) {
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(4, {4}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {4}));
+  EXPECT_TRUE(b.AddCopy(StepSource::kInput, in, out, Nest(4, {0, 4}, {16, 4}, {16, 4})).ok());
+  EXPECT_TRUE(b.AddFill(out, Nest(4, {4, 0}, {}, {16, 4}), 1).ok());
+  EXPECT_TRUE(program.steps.empty());
+}
+
+TEST(ProgramBuilderTest, RefusesStepsOutsideTheirBindings) {
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(4, {4}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {4}));
+  Status s = b.AddCopy(StepSource::kInput, in, out, Nest(4, {4}, {4}, {4}, 0, 4));
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_NE(s.message().find("TEST: step 0: writes bytes [4, 20) of OUT, whose extent is 16 "
+                             "bytes"),
+            std::string::npos)
+      << s.message();
+  s = b.AddCopy(StepSource::kInput, in, out, Nest(4, {4}, {-4}, {4}, 8));
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_NE(s.message().find("reads bytes [-4, 12) of IN"), std::string::npos) << s.message();
+  s = b.AddFill(out, Nest(4, {2}, {}, {12}), 0);  // bytes [0, 16): fits
+  EXPECT_TRUE(s.ok()) << s.message();
+  s = b.AddCopy(StepSource::kOutput, 3, out, Nest(4, {1}, {4}, {4}));
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_NE(s.message().find("no such source binding"), std::string::npos) << s.message();
+}
+
+TEST(ProgramBuilderTest, RefusesMoreLoopsThanARankAfterCollapsing) {
+  // Nine loops of size 2 whose input strides run the other way: nothing merges.
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(4, {512}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {512}));
+  std::vector<int64_t> sizes(9, 2), in_strides(9), out_strides(9);
+  for (int i = 0; i < 9; ++i) {
+    out_strides[i] = int64_t{4} << (8 - i);
+    in_strides[i] = int64_t{4} << i;
+  }
+  Status s = b.AddCopy(StepSource::kInput, in, out, Nest(4, sizes, in_strides, out_strides));
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_NE(s.message().find("9 loops after collapsing, expected at most 8"), std::string::npos)
+      << s.message();
+}
+
+}  // namespace
+}  // namespace internal
+}  // namespace dmlcpu
