@@ -3,7 +3,11 @@
 #include "roofline.h"
 
 #include <immintrin.h>
+#if defined(_WIN32)
+#include <malloc.h>  // _aligned_malloc (msvcrt has no aligned_alloc)
+#else
 #include <sys/mman.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -33,14 +37,28 @@ AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
   if (size_bytes == 0) return;
   const size_t alignment = size_bytes >= kHugePageThresholdBytes ? kHugePageBytes : 64;
   const size_t rounded_bytes = (size_bytes + alignment - 1) / alignment * alignment;
+#if defined(_WIN32)
+  data_ = static_cast<uint8_t*>(_aligned_malloc(rounded_bytes, alignment));
+#else
   data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded_bytes));
+#endif
   if (data_ == nullptr) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
   if (alignment == kHugePageBytes) madvise(data_, rounded_bytes, MADV_HUGEPAGE);
 #endif
 }
 
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+namespace {
+void FreeAligned(uint8_t* data) {
+#if defined(_WIN32)
+  _aligned_free(data);
+#else
+  std::free(data);
+#endif
+}
+}  // namespace
+
+AlignedBuffer::~AlignedBuffer() { FreeAligned(data_); }
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
@@ -48,7 +66,7 @@ AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
   if (this != &other) {
-    std::free(data_);
+    FreeAligned(data_);
     data_ = std::exchange(other.data_, nullptr);
     size_bytes_ = std::exchange(other.size_bytes_, 0);
   }

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # The D3D12 path against real DirectML (under wine), cross-checked with the native CPU backend:
 #   1. scripts/setup_wine.sh (wine, mingw, DirectML.dll, private Mesa 25 lavapipe, wine prefix);
-#   2. the mingw cross build (preset "mingw") and the native comparer;
+#   2. the mingw cross build (preset "mingw": dmlcpu.dll with Highway and oneTBB, built by
+#      scripts/setup_mingw_deps.sh) and the native comparer;
 #   3. the worked examples of docs/semantics.md#worked-examples through Backend::kD3D12, and
 #      kAuto falling back to the CPU when DirectML.dll is absent from the exe's directory or
 #      there is no adapter;
-#   4. CROSSCHECK_CASES (default 2400) seeded random cases through DirectML and the CPU backend.
+#   4. CROSSCHECK_CASES (default 2400) seeded random cases through DirectML and through the
+#      Windows build's CPU backend, both compared byte for byte with the native CPU backend.
 # Fails loudly when anything cannot be set up; it never skips.
 #   Usage: bash scripts/run_crosscheck.sh   (env: CROSSCHECK_SEED, CROSSCHECK_CASES)
 set -euo pipefail
@@ -20,12 +22,14 @@ start_time=$(date +%s)
 die() { echo "run_crosscheck: FAILED: $*" >&2; exit 1; }
 
 bash scripts/setup_wine.sh || die "the wine environment could not be set up"
+bash scripts/setup_mingw_deps.sh || die "Highway / oneTBB for mingw could not be built"
 # shellcheck disable=SC1091
 source .cache/wine/env.sh
 
 echo "run_crosscheck: building for Windows (preset mingw)"
 cmake --preset mingw >/dev/null || die "mingw configure"
-cmake --build build/mingw -j"$jobs" >/dev/null || die "mingw build"
+cmake --build build/mingw -j"$jobs" --target crosscheck_runner d3d12_backend_test >/dev/null ||
+  die "mingw build"
 # The native comparer: reuse the release preset's tree when scripts/run_tests.sh built it.
 native="build/release"
 if grep -qs '^DMLCPU_BUILD_TESTS:BOOL=ON' "$native/CMakeCache.txt"; then
@@ -43,9 +47,9 @@ run_dir="$root/build/mingw/crosscheck-run"
 no_dml_dir="$root/build/mingw/no-directml-run"
 rm -rf "$run_dir" "$no_dml_dir"
 mkdir -p "$run_dir" "$no_dml_dir"
-cp build/mingw/tests/d3d12/crosscheck_runner.exe build/mingw/tests/d3d12/d3d12_backend_test.exe \
-  "$DMLCPU_DIRECTML_DLL" "$run_dir/"
-cp build/mingw/tests/d3d12/d3d12_backend_test.exe "$no_dml_dir/"
+cp build/mingw/bin/crosscheck_runner.exe build/mingw/bin/d3d12_backend_test.exe \
+  build/mingw/bin/dmlcpu.dll "$DMLCPU_DIRECTML_DLL" "$run_dir/"
+cp build/mingw/bin/d3d12_backend_test.exe build/mingw/bin/dmlcpu.dll "$no_dml_dir/"
 
 run_wine() {
   xvfb-run -a -s "-screen 0 640x480x24 -nolisten tcp" wine "$@"
@@ -83,11 +87,15 @@ while (( next < cases )); do
   next=$((at + 1))
 done
 
+echo "run_crosscheck: the same cases through the Windows build's CPU backend"
+(cd "$run_dir" && run_wine ./crosscheck_runner.exe "$seed" 0 "$cases" records_cpu.bin cpu) ||
+  die "crosscheck_runner (Windows CPU backend)"
 "$native"/tests/d3d12/crosscheck_compare "$seed" "$cases" "$records" \
-  "${crashed[@]}" | grep -v '^KNOWN DIRECTML BUG' || die "cross-check mismatches (see above)"
+  "--windows-cpu=$run_dir/records_cpu.bin" "${crashed[@]}" | grep -v '^KNOWN DIRECTML BUG' ||
+  die "cross-check mismatches (see above)"
 # SCATTER / SCATTER_ND: in-range cases without duplicates, DirectML and the CPU backend in one
 # Windows process (tests/d3d12/scatter_probe.cc), byte for byte.
-cp build/mingw/tests/d3d12/scatter_probe.exe "$run_dir/"
+cp build/mingw/bin/scatter_probe.exe "$run_dir/"
 echo "run_crosscheck: SCATTER / SCATTER_ND through DirectML and the CPU backend"
 (cd "$run_dir" && run_wine ./scatter_probe.exe crosscheck "${SCATTER_CASES:-2000}") ||
   die "scatter cross-check mismatches (see above)"

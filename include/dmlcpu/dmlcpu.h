@@ -92,7 +92,8 @@ struct DeviceOptions {
   // dmlcpu/tbb.h (null = the device owns its threads). Execute runs its parallel work inside
   // it (and inside this_task_arena::isolate); it must outlive the Device and everything
   // compiled on it. With an arena, max_threads (when below the arena's concurrency) splits each
-  // Execute into exactly that many slices. Must be null in portable (DMLCPU_NO_TBB) builds.
+  // Execute into exactly that many slices. Must be null in portable (DMLCPU_NO_TBB) builds and
+  // with dmlcpu.dll on Windows, which links its own oneTBB (Device::Create fails there).
   TbbArenaHandle* tbb_arena = nullptr;
   // Which backend runs Compile/Execute; see Device::backend() and backend_reason().
   Backend backend = Backend::kCpu;

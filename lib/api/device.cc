@@ -20,17 +20,31 @@ namespace internal {
 
 // The executor's options from a Device's: the caller's tbb::task_arena (tbb_arena) or engine
 // pool (parallel_for), or neither. Both at once (refused by CheckThreadOptions): neither.
+#if defined(DMLCPU_PRIVATE_TBB)
+// dmlcpu.dll links its own oneTBB (docs/windows.md#onetbb): a caller's tbb::task_arena belongs
+// to the caller's copy of oneTBB, which this library cannot enter.
+constexpr bool kCallerArenaUsable = false;
+#else
+constexpr bool kCallerArenaUsable = true;
+#endif
+
 ExecutorOptions ThreadOptionsOf(const DeviceOptions& options) {
   ExecutorOptions executor;
   executor.max_threads = options.max_threads;
   if (options.tbb_arena != nullptr && options.parallel_for != nullptr) return executor;
-  executor.borrowed_arena = static_cast<void*>(options.tbb_arena);
+  executor.borrowed_arena = kCallerArenaUsable ? static_cast<void*>(options.tbb_arena) : nullptr;
   executor.parallel_for = options.parallel_for;
   executor.parallel_for_context = options.parallel_for_context;
   return executor;
 }
 
 Status CheckThreadOptions(const DeviceOptions& options) {
+  if (!kCallerArenaUsable && options.tbb_arena != nullptr) {
+    return Status(StatusCode::kUnsupported,
+                  "DeviceOptions.tbb_arena: this dmlcpu.dll links its own oneTBB, so a caller's "
+                  "tbb::task_arena cannot be entered; leave it null (use max_threads or "
+                  "parallel_for)");
+  }
   if (options.tbb_arena != nullptr && options.parallel_for != nullptr) {
     return InvalidArgument(
         "DeviceOptions: tbb_arena and parallel_for are both set, expected at most one (the "

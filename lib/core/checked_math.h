@@ -5,19 +5,21 @@
 
 #include <cstdint>
 
+#include "core/portability.h"
+
 namespace dmlcpu {
 
 inline bool CheckedMul(uint64_t a, uint64_t b, uint64_t* out) {
-  return !__builtin_mul_overflow(a, b, out);
+  return !MulOverflows(a, b, out);
 }
 inline bool CheckedAdd(uint64_t a, uint64_t b, uint64_t* out) {
-  return !__builtin_add_overflow(a, b, out);
+  return !AddOverflows(a, b, out);
 }
 inline bool CheckedMul(int64_t a, int64_t b, int64_t* out) {
-  return !__builtin_mul_overflow(a, b, out);
+  return !MulOverflows(a, b, out);
 }
 inline bool CheckedAdd(int64_t a, int64_t b, int64_t* out) {
-  return !__builtin_add_overflow(a, b, out);
+  return !AddOverflows(a, b, out);
 }
 
 }  // namespace dmlcpu

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/portability.h"
+
 namespace dmlcpu {
 namespace internal {
 
@@ -37,7 +39,7 @@ class ScratchPool {
       const uint64_t bit = free & (0 - free);  // lowest free slot
       if (free_.compare_exchange_weak(free, free & ~bit, std::memory_order_acquire,
                                       std::memory_order_relaxed)) {
-        return base_ + slot_bytes_ * static_cast<size_t>(__builtin_ctzll(bit));
+        return base_ + slot_bytes_ * static_cast<size_t>(CountTrailingZeros64(bit));
       }
     }
     return nullptr;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/portability.h"
 #include "core/tuning.h"
 
 namespace dmlcpu {
@@ -59,14 +60,14 @@ class StreamPrefetcher {
       if (span_.descending) {
         const uintptr_t lowest_line = (span_.first - (n - 1)) & ~uintptr_t{63};
         for (uintptr_t line = span_.first & ~uintptr_t{63}; line >= lowest_line; line -= 64) {
-          __builtin_prefetch(reinterpret_cast<const void*>(line));
+          PrefetchRead(reinterpret_cast<const void*>(line));
           if (line == lowest_line) break;
         }
         span_.first -= n;
       } else {
         const uintptr_t end = span_.first + n;
         for (uintptr_t line = span_.first & ~uintptr_t{63}; line < end; line += 64) {
-          __builtin_prefetch(reinterpret_cast<const void*>(line));
+          PrefetchRead(reinterpret_cast<const void*>(line));
         }
         span_.first += n;
       }

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "core/check.h"
+#include "core/portability.h"
 #include "core/tuning.h"
 #include "executor/executor.h"
 #include "executor/odometer.h"
@@ -66,7 +67,7 @@ inline void ProcessRow(const Plan& plan, const ExecArgs& args, int64_t out_off, 
         const uint64_t chunk_bytes = n * static_cast<uint64_t>(row.idx_stride_bytes);
         const uintptr_t ahead = reinterpret_cast<uintptr_t>(idx) + 2 * chunk_bytes;
         for (uint64_t off = 0; off < chunk_bytes; off += 64) {
-          __builtin_prefetch(reinterpret_cast<const void*>(ahead + off));
+          PrefetchRead(reinterpret_cast<const void*>(ahead + off));
         }
       }
       ResolveChunk(plan, idx, row.idx_stride_bytes, n, offsets_bytes);
@@ -336,7 +337,7 @@ void PackStrip(const Plan& plan, uint8_t* packed, const uint8_t* src, int64_t pi
       const uintptr_t ahead = reinterpret_cast<uintptr_t>(src) +
                               static_cast<uintptr_t>(offsets_bytes[k] + kAheadRows * pitch_bytes);
       for (uint64_t off = 0; off < strip_bytes; off += 64) {
-        __builtin_prefetch(reinterpret_cast<const void*>(ahead + off), 0, kPackPrefetchLocality);
+        PrefetchRead<kPackPrefetchLocality>(reinterpret_cast<const void*>(ahead + off));
       }
     }
     plan.gather_blocks(packed + r * strip_bytes, static_cast<int64_t>(strip_bytes), src,
@@ -424,7 +425,7 @@ inline void PrefetchRowItems(const Plan& plan, const ExecArgs& args, const RowOf
   const uint8_t* in = args.input + ahead.in_off;
   for (uint64_t i = 0; i < n; ++i) {
     const int64_t item_off_bytes = static_cast<int64_t>(i) * row.in_stride_bytes;
-    __builtin_prefetch(in + item_off_bytes + offsets_bytes[i], 0, 1);
+    PrefetchRead<1>(in + item_off_bytes + offsets_bytes[i]);
   }
 }
 

@@ -3,6 +3,11 @@
 // transpose-inl.h) once per SIMD target, builds each target's KernelSet and picks among them at
 // run time. See the family headers for what each kernel does on which path.
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
 #include <vector>
 
 // Re-includes this file for every target in HWY_TARGETS except the static one, which the plain
@@ -92,15 +97,43 @@ const KernelSet* KernelSetForTarget(int64_t target) {
 #endif
 }
 
+// DMLCPU_HWY_TARGETS (docs/windows.md#forcing-a-simd-target): a list of Highway target names
+// (e.g. "AVX2" or "AVX3,SSE4") limits dispatch to those. Aborts when none of them is compiled
+// in and supported by this CPU, so a forced-target test run can never test another target.
+void ApplyTargetLimit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* list = std::getenv("DMLCPU_HWY_TARGETS");
+    if (list == nullptr || *list == '\0') return;
+    int64_t allowed = 0;
+    const std::string names = std::string(",") + list + ",";
+    for (int64_t rest = HWY_TARGETS; rest != 0; rest &= rest - 1) {
+      const int64_t target = rest & -rest;
+      const std::string name = std::string(",") + hwy::TargetName(target) + ",";
+      if (names.find(name) != std::string::npos) allowed |= target;
+    }
+    if ((allowed & hwy::SupportedTargets()) == 0) {
+      std::fprintf(stderr, "dmlcpu: DMLCPU_HWY_TARGETS=%s names no target that is compiled in "
+                           "and supported by this CPU\n", list);
+      std::abort();
+    }
+    hwy::DisableTargets(~allowed);
+  });
+}
+
 }  // namespace
 
 const KernelSet& BestKernels() {
   // Thread-safe one-time initialisation; the dispatch itself is Highway's.
-  static const KernelSet* const best = HWY_DYNAMIC_DISPATCH(GetKernelSet)();
+  static const KernelSet* const best = [] {
+    ApplyTargetLimit();
+    return HWY_DYNAMIC_DISPATCH(GetKernelSet)();
+  }();
   return *best;
 }
 
 std::vector<const KernelSet*> AllSupportedKernels() {
+  ApplyTargetLimit();
   std::vector<const KernelSet*> sets;
   // Lowest bit first, which is Highway's best-first order.
   for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {

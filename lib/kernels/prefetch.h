@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/portability.h"
+
 namespace dmlcpu {
 namespace kernels {
 
@@ -30,7 +32,7 @@ class SpreadPrefetch {
   void Upto(uint64_t done) {
     const uint64_t target_bytes = TargetBytes(done);
     for (; issued_bytes_ < target_bytes; issued_bytes_ += 64) {
-      __builtin_prefetch(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
+      PrefetchRead(reinterpret_cast<const void*>(first_line_ + issued_bytes_));
     }
   }
   // Upto(done) requests every line of the span that starts below this many bytes from the
@@ -50,10 +52,10 @@ class SpreadPrefetch {
 // slower): for rows of indices a whole pitch apart, where no hardware prefetcher follows.
 // bytes >= 1. An address only: it may lie past the end of a buffer (a prefetch never faults).
 inline void PrefetchRowToL2(uintptr_t first, size_t bytes) {
-  __builtin_prefetch(reinterpret_cast<const void*>(first), 0, 1);
-  __builtin_prefetch(reinterpret_cast<const void*>(first + bytes - 1), 0, 1);
+  PrefetchRead<1>(reinterpret_cast<const void*>(first));
+  PrefetchRead<1>(reinterpret_cast<const void*>(first + bytes - 1));
   for (size_t off = 64; off + 64 < bytes; off += 64) {
-    __builtin_prefetch(reinterpret_cast<const void*>(first + off), 0, 1);
+    PrefetchRead<1>(reinterpret_cast<const void*>(first + off));
   }
 }
 

@@ -4,6 +4,10 @@
 #include <atomic>
 #include <cstring>
 
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+#include <xmmintrin.h>  // _mm_sfence
+#endif
+
 #include "kernels/kernels.h"
 
 namespace dmlcpu {
@@ -174,8 +178,8 @@ void TransposeTileImpl(void* dst, int64_t dst_row_stride_bytes, const void* src,
 }  // namespace
 
 void StoreFence() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_sfence();
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
+  _mm_sfence();
 #else
   std::atomic_thread_fence(std::memory_order_seq_cst);
 #endif

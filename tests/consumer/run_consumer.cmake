@@ -6,8 +6,9 @@
 # it. Any failing step is a FATAL_ERROR (a failed test).
 #
 # Variables (-D...): SOURCE_DIR, BINARY_DIR, WORK_DIR, LIBDIR (required); BUILD_TYPE, GENERATOR,
-# C_COMPILER, CXX_COMPILER, C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS (optional, forwarded so that
-# sanitizer builds configure and link the consumer the same way as the library).
+# C_COMPILER, CXX_COMPILER, C_FLAGS, CXX_FLAGS, EXE_LINKER_FLAGS, TOOLCHAIN_FILE (optional,
+# forwarded so that sanitizer and cross builds configure and link the consumer the same way as
+# the library); EMULATOR (cross builds: runs the programs, under wine for Windows).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(required SOURCE_DIR BINARY_DIR WORK_DIR LIBDIR)
@@ -65,7 +66,7 @@ foreach(exe consumer_cxx consumer_c)
   if(path STREQUAL "")
     message(FATAL_ERROR "${exe} was not built under ${consumer_build}")
   endif()
-  run_step("run ${exe}" "${path}")
+  run_program("run ${exe}" "${path}" "${prefix}/bin")
   message(STATUS "${step_output}")
 endforeach()
 
@@ -106,6 +107,9 @@ foreach(mode plain static)
   run_step("${C_COMPILER} main.c $(pkg-config ${pc_args_text})" "${C_COMPILER}" -std=c99
            ${c_flags_list} "${SOURCE_DIR}/tests/consumer/main.c" -o "${exe}" ${pc_flags_list}
            ${linker_flags_list})
-  run_step("run consumer_pc_${mode}" "${exe}")
+  if(EXISTS "${exe}.exe")  # mingw's gcc adds the suffix
+    set(exe "${exe}.exe")
+  endif()
+  run_program("run consumer_pc_${mode}" "${exe}" "${prefix}/bin")
   message(STATUS "${step_output}")
 endforeach()

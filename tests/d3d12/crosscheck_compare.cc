@@ -86,16 +86,22 @@ bool SameSizes(const Outputs& a, const Outputs& b) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s SEED COUNT RECORDS_FILE [CRASHED_INDEX...]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s SEED COUNT RECORDS_FILE [--raw] [--windows-cpu=FILE] "
+                 "[CRASHED_INDEX...]\n",
+                 argv[0]);
     return 2;
   }
   const uint64_t seed = std::strtoull(argv[1], nullptr, 0);
   const uint64_t count = std::strtoull(argv[2], nullptr, 0);
   std::set<uint64_t> crashed;
   bool raw = false;
+  const char* windows_cpu_path = nullptr;  // records of the Windows build's CPU backend
   for (int i = 4; i < argc; ++i) {
     if (std::strcmp(argv[i], "--raw") == 0) {
       raw = true;
+    } else if (std::strncmp(argv[i], "--windows-cpu=", 14) == 0) {
+      windows_cpu_path = argv[i] + 14;
     } else {
       crashed.insert(std::strtoull(argv[i], nullptr, 0));
     }
@@ -110,6 +116,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "crosscheck_compare: cannot open %s\n", argv[3]);
     return 1;
   }
+
+  std::map<uint64_t, dmlcpu_crosscheck::Record> windows_cpu;
+  if (windows_cpu_path != nullptr) {
+    std::FILE* f = std::fopen(windows_cpu_path, "rb");
+    if (f == nullptr) {
+      std::fprintf(stderr, "crosscheck_compare: cannot open %s\n", windows_cpu_path);
+      return 1;
+    }
+    dmlcpu_crosscheck::Record r;
+    while (dmlcpu_crosscheck::ReadRecord(f, &r)) windows_cpu[r.index] = r;
+    std::fclose(f);
+  }
+  uint64_t windows_cpu_identical = 0;
 
   const dmlcpu::Device cpu(dmlcpu::DeviceOptions{0, nullptr});
   uint64_t identical = 0, out_of_range = 0, known_bug = 0, known_bug_differ = 0, crash = 0;
@@ -156,6 +175,24 @@ int main(int argc, char** argv) {
     if (cpu_out != ref_out) {
       fail(*c, "CPU backend differs from the reference: " + FirstDifference(cpu_out, ref_out));
       continue;
+    }
+    // The Windows build's CPU backend: byte-identical to this one (and so to the reference).
+    if (windows_cpu_path != nullptr) {
+      auto w = windows_cpu.find(i);
+      if (w == windows_cpu.end()) {
+        fail(*c, "no Windows CPU record for this case");
+        continue;
+      }
+      if (w->second.code != 0) {
+        fail(*c, "Windows CPU backend failed: " + w->second.message);
+        continue;
+      }
+      if (w->second.output != cpu_out) {
+        fail(*c, "Windows CPU backend differs from the Linux one: " +
+                     FirstDifference(w->second.output, cpu_out));
+        continue;
+      }
+      ++windows_cpu_identical;
     }
     // DirectML.
     if (crashed.count(i)) {
@@ -234,6 +271,10 @@ int main(int argc, char** argv) {
   if (raw) {
     std::printf("  known DirectML bug reproduced (--raw; reported): %llu\n",
                 static_cast<unsigned long long>(known_bug_differ));
+  }
+  if (windows_cpu_path != nullptr) {
+    std::printf("  Windows build's CPU backend byte-identical to the Linux one: %llu\n",
+                static_cast<unsigned long long>(windows_cpu_identical));
   }
   std::printf("  DirectML crashes under wine (reported): %llu\n",
               static_cast<unsigned long long>(crash));

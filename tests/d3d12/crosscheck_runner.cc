@@ -4,7 +4,9 @@
 // rewrites `<file>.next` with the next case index, so the driver script can resume after a crash
 // of DirectML under wine and report the case that crashed.
 //
-//   crosscheck_runner.exe SEED BEGIN END OUT_FILE
+//   crosscheck_runner.exe SEED BEGIN END OUT_FILE [cpu]
+// With "cpu", the same cases run through this Windows build's CPU backend (SIMD kernels, all
+// threads) instead, for crosscheck_compare --windows-cpu.
 // Exit status 3: DirectML could not be started (not a crash to resume after).
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +18,9 @@
 #include "dmlcpu/dmlcpu.h"
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s SEED BEGIN END OUT_FILE\n", argv[0]);
+  const bool cpu = argc == 6 && std::string(argv[5]) == "cpu";
+  if (argc != 5 && !cpu) {
+    std::fprintf(stderr, "usage: %s SEED BEGIN END OUT_FILE [cpu]\n", argv[0]);
     return 2;
   }
   const uint64_t seed = std::strtoull(argv[1], nullptr, 0);
@@ -26,8 +29,8 @@ int main(int argc, char** argv) {
   const std::string path = argv[4];
 
   dmlcpu::DeviceOptions options;
-  options.max_threads = 1;
-  options.backend = dmlcpu::Backend::kD3D12;
+  options.max_threads = cpu ? 0 : 1;
+  options.backend = cpu ? dmlcpu::Backend::kCpu : dmlcpu::Backend::kD3D12;
   auto device = dmlcpu::Device::Create(options);
   if (!device.ok()) {
     std::fprintf(stderr, "crosscheck_runner: %s\n", device.status().message().c_str());

@@ -13,6 +13,7 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
+#include "support/aligned_memory.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -725,14 +726,14 @@ class GuardedRegion {
   GuardedRegion(uint64_t size_bytes, uint64_t alignment)
       : guard_bytes_(std::max<uint64_t>(kGuardBytes, alignment)), size_bytes_(size_bytes) {
     total_bytes_ = guard_bytes_ * 2 + ((size_bytes + 63) & ~uint64_t{63});
-    base_ = static_cast<uint8_t*>(std::aligned_alloc(kMaxAlignment, RoundUp(total_bytes_)));
+    base_ = static_cast<uint8_t*>(dmlcpu_test::AlignedAlloc(kMaxAlignment, RoundUp(total_bytes_)));
     if (base_ == nullptr) std::abort();
     for (uint64_t i = 0; i < total_bytes_; ++i) base_[i] = static_cast<uint8_t>(0xA5 ^ (i * 7));
     PoisonGuards();
   }
   ~GuardedRegion() {
     Unpoison(base_, total_bytes_);
-    std::free(base_);
+    dmlcpu_test::AlignedFree(base_);
   }
   GuardedRegion(const GuardedRegion&) = delete;
   GuardedRegion& operator=(const GuardedRegion&) = delete;
@@ -996,7 +997,7 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     off = std::min<int64_t>(off, static_cast<int64_t>(arena_bytes - b[i].real_bytes - 64));
     b[i].offset_bytes = static_cast<uint64_t>(off);
   }
-  uint8_t* arena = static_cast<uint8_t*>(std::aligned_alloc(kMaxAlignment, arena_bytes));
+  uint8_t* arena = static_cast<uint8_t*>(dmlcpu_test::AlignedAlloc(kMaxAlignment, arena_bytes));
   if (arena == nullptr) std::abort();
   std::mt19937_64 rng(in.U64());
   FillRandom(rng, arena, arena_bytes);
@@ -1068,7 +1069,7 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
                                        outputs_null ? nullptr : outputs, output_count);
   const std::vector<uint8_t> after = arena_snapshot();
   Unpoison(arena, arena_bytes);  // poisoning is per address range: clear it before freeing
-  std::free(arena);
+  dmlcpu_test::AlignedFree(arena);
   const std::string where = " (counts " + std::to_string(input_count) + "/" +
                             std::to_string(output_count) + ", pointer modes " +
                             std::to_string(b[0].pointer_mode) + "," +

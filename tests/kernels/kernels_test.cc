@@ -13,8 +13,6 @@
 //   written by the scalar reference.
 // - A kernel that reads past an exact extent crashes the test binary (with the kernel in the
 //   stack) rather than failing an assertion.
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -34,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "hwy/targets.h"
 #include "kernels/kernels.h"
+#include "support/virtual_memory.h"
 
 namespace dmlcpu {
 namespace kernels {
@@ -52,19 +51,16 @@ constexpr size_t kSweepCount = 300;
 class GuardedRegion {
  public:
   explicit GuardedRegion(size_t bytes) {
-    page_bytes_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    page_bytes_ = dmlcpu_test::PageBytes();
     size_bytes_ = (bytes + page_bytes_ - 1) / page_bytes_ * page_bytes_;
-    const size_t total_bytes = size_bytes_ + 2 * page_bytes_;
-    void* p = mmap(nullptr, total_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (p == MAP_FAILED) std::abort();
-    mapping_ = static_cast<uint8_t*>(p);
-    if (mprotect(mapping_, page_bytes_, PROT_NONE) != 0 ||
-        mprotect(mapping_ + page_bytes_ + size_bytes_, page_bytes_, PROT_NONE) != 0) {
+    mapping_ = dmlcpu_test::MapZeroed(size_bytes_ + 2 * page_bytes_);
+    if (mapping_ == nullptr) std::abort();
+    if (!dmlcpu_test::ProtectNone(mapping_, page_bytes_) ||
+        !dmlcpu_test::ProtectNone(mapping_ + page_bytes_ + size_bytes_, page_bytes_)) {
       std::abort();
     }
   }
-  ~GuardedRegion() { munmap(mapping_, size_bytes_ + 2 * page_bytes_); }
+  ~GuardedRegion() { dmlcpu_test::Unmap(mapping_, size_bytes_ + 2 * page_bytes_); }
   GuardedRegion(const GuardedRegion&) = delete;
   GuardedRegion& operator=(const GuardedRegion&) = delete;
 

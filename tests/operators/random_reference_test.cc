@@ -39,12 +39,7 @@
 #include "support/tester.h"
 #include "support/thread_pool.h"
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#define DMLCPU_TEST_HAVE_MMAP 1
-#else
-#define DMLCPU_TEST_HAVE_MMAP 0
-#endif
+#include "support/virtual_memory.h"
 
 namespace dmlcpu_test {
 namespace {
@@ -675,17 +670,14 @@ TEST(Slice1Test, EveryDataTypeNegativeStrides) {
 
 // ---- byte offsets beyond 4 GiB ----
 
-#if DMLCPU_TEST_HAVE_MMAP
 // A lazily backed anonymous mapping: only the touched pages cost memory, untouched ones read 0.
 class SparseBuffer {
  public:
   explicit SparseBuffer(uint64_t size_bytes) : size_bytes_(size_bytes) {
-    void* p = mmap(nullptr, size_bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    data_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+    data_ = dmlcpu_test::MapZeroed(size_bytes);
   }
   ~SparseBuffer() {
-    if (data_ != nullptr) munmap(data_, size_bytes_);
+    if (data_ != nullptr) dmlcpu_test::Unmap(data_, size_bytes_);
   }
   SparseBuffer(const SparseBuffer&) = delete;
   SparseBuffer& operator=(const SparseBuffer&) = delete;
@@ -764,12 +756,8 @@ void ExpectHugeSpanCaseMatches(const OperatorCase& op_case, uint64_t seed) {
                                   << device->max_concurrency();
   }
 }
-#endif  // DMLCPU_TEST_HAVE_MMAP
 
 TEST(HugeOffsetTest, ByteOffsetsBeyondFourGiB) {
-#if !DMLCPU_TEST_HAVE_MMAP
-  GTEST_SKIP() << "needs mmap";
-#else
   if (sizeof(void*) < 8) GTEST_SKIP() << "needs a 64-bit address space";
   std::vector<std::unique_ptr<OperatorCase>> cases;
   // Element spans stay below 2^32 elements; byte spans reach 6-19 GiB.
@@ -825,7 +813,6 @@ TEST(HugeOffsetTest, ByteOffsetsBeyondFourGiB) {
     ASSERT_NE(op_case, nullptr);
     ExpectHugeSpanCaseMatches(*op_case, ++seed);
   }
-#endif
 }
 
 // ---- CompiledOperator: concurrent Execute and descriptor deep copy ----
