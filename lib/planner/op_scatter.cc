@@ -291,8 +291,8 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     const uint64_t line_items = std::max<uint64_t>(1, 64 / out.elem_bytes);
     const uint64_t row_reach_bytes = reach * static_cast<uint64_t>(row.size) * out.elem_bytes;
     if (row_reach_bytes > kScatterStripBytes) {
-      const uint64_t items = kScatterStripBytes / (reach * out.elem_bytes);
-      plan->strip_items = std::max(line_items, items / line_items * line_items);
+      const uint64_t strip_items = kScatterStripBytes / (reach * out.elem_bytes);
+      plan->strip_items = std::max(line_items, strip_items / line_items * line_items);
     }
   }
   const uint64_t threads = settings.concurrency == 0 ? 2 : settings.concurrency;

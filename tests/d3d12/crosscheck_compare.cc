@@ -187,9 +187,9 @@ int main(int argc, char** argv) {
         fail(*c, "Windows CPU backend failed: " + w->second.message);
         continue;
       }
-      if (w->second.output != cpu_out) {
+      if (w->second.outputs != cpu_out) {
         fail(*c, "Windows CPU backend differs from the Linux one: " +
-                     FirstDifference(w->second.output, cpu_out));
+                     FirstDifference(w->second.outputs, cpu_out));
         continue;
       }
       ++windows_cpu_identical;
