@@ -28,7 +28,7 @@ source .cache/wine/env.sh
 
 echo "run_crosscheck: building for Windows (preset mingw)"
 cmake --preset mingw >/dev/null || die "mingw configure"
-cmake --build build/mingw -j"$jobs" --target crosscheck_runner d3d12_backend_test >/dev/null ||
+cmake --build build/mingw -j"$jobs" --target crosscheck_runner d3d12_backend_test scatter_probe >/dev/null ||
   die "mingw build"
 # The native comparer: reuse the release preset's tree when scripts/run_tests.sh built it.
 native="build/release"
