@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/d3d12/dml_declarations.h"
+#include "backends/d3d12/workaround_desc.h"
 
 namespace dmlcpu {
 namespace internal {
@@ -153,74 +154,6 @@ D3D12_RESOURCE_BARRIER UavBarrier(ID3D12Resource* resource) {
   barrier.UAV.pResource = resource;
   return barrier;
 }
-
-// Copies of the caller's descriptor with the two DirectML bugs of
-// docs/semantics.md#observed-directml-behaviour avoided by an equivalent descriptor. Valid as long as the caller's descriptor and this object live.
-class WorkaroundDesc {
- public:
-  WorkaroundDesc(const DML_OPERATOR_DESC& desc, bool raw) : desc_(desc) {
-    if (raw) return;
-    if (desc.Type == DML_OPERATOR_GATHER) {
-      // GATHER with IndexDimensions - 1 > Axis (and N + IndexDimensions - 1 > 8) writes the
-      // output in the wrong places, and corrupted DirectML's memory under wine. The leading
-      // IndexDimensions - 1 - Axis index dims are dropped from the output, so they are 1:
-      // IndexDimensions = Axis + 1 describes the same gather.
-      gather_ = *static_cast<const DML_GATHER_OPERATOR_DESC*>(desc.Desc);
-      if (gather_.IndexDimensions > gather_.Axis + 1) gather_.IndexDimensions = gather_.Axis + 1;
-      desc_.Desc = &gather_;
-    } else if (desc.Type == DML_OPERATOR_SLICE1) {
-      // SLICE1 whose window covers a whole dimension at stride +1 but whose output keeps fewer
-      // elements reads as if the output kept them all. Shrinking every window to the elements
-      // actually read (the same ones, in the same order) avoids it.
-      slice1_ = *static_cast<const DML_SLICE1_OPERATOR_DESC*>(desc.Desc);
-      const DML_BUFFER_TENSOR_DESC* out =
-          static_cast<const DML_BUFFER_TENSOR_DESC*>(slice1_.OutputTensor->Desc);
-      const uint32_t n = slice1_.DimensionCount;
-      offsets_.assign(slice1_.InputWindowOffsets, slice1_.InputWindowOffsets + n);
-      sizes_.assign(slice1_.InputWindowSizes, slice1_.InputWindowSizes + n);
-      for (uint32_t i = 0; i < n; ++i) {
-        const int64_t stride = slice1_.InputWindowStrides[i];
-        const uint32_t step = static_cast<uint32_t>(stride < 0 ? -stride : stride);
-        const uint32_t read = (out->Sizes[i] - 1) * step + 1;  // <= the window (validated)
-        if (stride < 0) offsets_[i] += sizes_[i] - read;  // the window's end stays in place
-        sizes_[i] = read;
-      }
-      slice1_.InputWindowOffsets = offsets_.data();
-      slice1_.InputWindowSizes = sizes_.data();
-      desc_.Desc = &slice1_;
-    } else if (desc.Type == DML_OPERATOR_SLICE_GRAD) {
-      // SLICE_GRAD has the same bug (its gradient written as if it filled the window): the
-      // same shrinking, with the input gradient's sizes.
-      slice_grad_ = *static_cast<const DML_SLICE_GRAD_OPERATOR_DESC*>(desc.Desc);
-      const DML_BUFFER_TENSOR_DESC* grad =
-          static_cast<const DML_BUFFER_TENSOR_DESC*>(slice_grad_.InputGradientTensor->Desc);
-      const uint32_t n = slice_grad_.DimensionCount;
-      offsets_.assign(slice_grad_.InputWindowOffsets, slice_grad_.InputWindowOffsets + n);
-      sizes_.assign(slice_grad_.InputWindowSizes, slice_grad_.InputWindowSizes + n);
-      for (uint32_t i = 0; i < n; ++i) {
-        const int64_t stride = slice_grad_.InputWindowStrides[i];
-        const uint32_t step = static_cast<uint32_t>(stride < 0 ? -stride : stride);
-        const uint32_t written = (grad->Sizes[i] - 1) * step + 1;  // <= the window (validated)
-        if (stride < 0) offsets_[i] += sizes_[i] - written;
-        sizes_[i] = written;
-      }
-      slice_grad_.InputWindowOffsets = offsets_.data();
-      slice_grad_.InputWindowSizes = sizes_.data();
-      desc_.Desc = &slice_grad_;
-    }
-  }
-  WorkaroundDesc(const WorkaroundDesc&) = delete;
-  WorkaroundDesc& operator=(const WorkaroundDesc&) = delete;
-
-  const DML_OPERATOR_DESC* get() const { return &desc_; }
-
- private:
-  DML_OPERATOR_DESC desc_;
-  DML_GATHER_OPERATOR_DESC gather_ = {};
-  DML_SLICE1_OPERATOR_DESC slice1_ = {};
-  DML_SLICE_GRAD_OPERATOR_DESC slice_grad_ = {};
-  std::vector<uint32_t> offsets_, sizes_;
-};
 
 }  // namespace
 
