@@ -90,22 +90,10 @@ Status ValidateScatterNd(const DML_SCATTER_ND_OPERATOR_DESC& d, ScatterGeometry*
         "%s: IndicesDimensionCount is %u, expected in [1, %u] (IndicesTensor.DimensionCount)", op,
         q, n);
   }
-  for (uint32_t i = 0; i + r < n; ++i) {
-    if (g->input.sizes[i] != 1) {
-      return InvalidArgument(
-          "%s: InputTensor.Sizes[%u] is %u, expected 1: only the last InputDimensionCount (%u) "
-          "dimensions are real",
-          op, i, g->input.sizes[i], r);
-    }
-  }
-  for (uint32_t i = 0; i + q < n; ++i) {
-    if (g->indices.sizes[i] != 1) {
-      return InvalidArgument(
-          "%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last IndicesDimensionCount "
-          "(%u) dimensions are real",
-          op, i, g->indices.sizes[i], q);
-    }
-  }
+  s = CheckLeadingOnes(op, "InputTensor", g->input, r, "InputDimensionCount");
+  if (!s.ok()) return s;
+  s = CheckLeadingOnes(op, "IndicesTensor", g->indices, q, "IndicesDimensionCount");
+  if (!s.ok()) return s;
   const uint32_t t = g->indices.sizes[n - 1];
   if (t > r) {  // DirectML 1.15.2 takes the process down on these: reject them first
     return InvalidArgument(

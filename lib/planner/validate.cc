@@ -144,22 +144,10 @@ Status ValidateGatherNd(const DML_TENSOR_DESC* input, const DML_TENSOR_DESC* ind
         "InputDimensionCount %u and IndicesDimensionCount %u)",
         op, b, r < q ? r : q, r, q);
   }
-  for (uint32_t i = 0; i + r < n; ++i) {
-    if (g->input.sizes[i] != 1) {
-      return InvalidArgument(
-          "%s: InputTensor.Sizes[%u] is %u, expected 1: only the last "
-          "InputDimensionCount (%u) dimensions are real",
-          op, i, g->input.sizes[i], r);
-    }
-  }
-  for (uint32_t i = 0; i + q < n; ++i) {
-    if (g->indices.sizes[i] != 1) {
-      return InvalidArgument(
-          "%s: IndicesTensor.Sizes[%u] is %u, expected 1: only the last "
-          "IndicesDimensionCount (%u) dimensions are real",
-          op, i, g->indices.sizes[i], q);
-    }
-  }
+  s = CheckLeadingOnes(op, "InputTensor", g->input, r, "InputDimensionCount");
+  if (!s.ok()) return s;
+  s = CheckLeadingOnes(op, "IndicesTensor", g->indices, q, "IndicesDimensionCount");
+  if (!s.ok()) return s;
   const uint32_t t = g->indices.sizes[n - 1];
   if (t > r - b) {
     return InvalidArgument(

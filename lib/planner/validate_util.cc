@@ -85,6 +85,18 @@ Status CheckOutputSizes(const char* op, const TensorInfo& output, const Expected
   return CheckOutputSizes(op, "OutputTensor", output, expected);
 }
 
+Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, uint32_t real_dims,
+                        const char* count_field) {
+  for (uint32_t i = 0; i + real_dims < t.rank; ++i) {
+    if (t.sizes[i] != 1) {
+      return InvalidArgument(
+          "%s: %s.Sizes[%u] is %u, expected 1: only the last %s (%u) dimensions are real", op,
+          field, i, t.sizes[i], count_field, real_dims);
+    }
+  }
+  return Status::Ok();
+}
+
 std::string Source(const char* field, uint32_t dim) {
   return StrFormat("%s.Sizes[%u]", field, dim);
 }

@@ -50,6 +50,11 @@ Status CheckOutputSizes(const char* op, const char* field, const TensorInfo& t,
 // The same for OutputTensor.
 Status CheckOutputSizes(const char* op, const TensorInfo& output, const ExpectedDim* expected);
 
+// The dimensions of `t` before its last `real_dims` are 1 (right-aligned ranks):
+// "<OP>: <field>.Sizes[0] is 3, expected 1: only the last <count_field> (2) dimensions are real".
+Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, uint32_t real_dims,
+                        const char* count_field);
+
 // "InputTensor.Sizes[2]".
 std::string Source(const char* field, uint32_t dim);
 
