@@ -189,7 +189,7 @@ DMLCPU_API uint64_t dmlcpu_operator_describe(const dmlcpu_operator* op, char* bu
  * inputs' element types and shapes, -> the DML_OPERATOR_DESC to compile, with the output's
  * shape and every binding's size. The node owns everything its descriptor points at.
  *   ONNX Gather -> DML_OPERATOR_GATHER, GatherElements -> GATHER_ELEMENTS,
- *   GatherND -> GATHER_ND1, Slice -> SLICE1.
+ *   GatherND -> GATHER_ND1, Slice -> SLICE1, and the data-movement ops below.
  * Messages name the ONNX op and the attribute or input, e.g. "Gather: axis is 3, expected in
  * [-2, 1]". */
 typedef struct dmlcpu_onnx_node dmlcpu_onnx_node;
@@ -222,6 +222,63 @@ DMLCPU_API dmlcpu_status dmlcpu_onnx_slice(const dmlcpu_onnx_tensor_type* data,
                                            const int64_t* axes, const int64_t* steps,
                                            uint32_t count, dmlcpu_onnx_node** out);
 
+/* Data movement (onnx.h's copy-shaped ops); every array argument has the count that follows it
+ * and may be NULL when that count is 0. Shape-only ops (identity, reshape, flatten, squeeze,
+ * unsqueeze) are aliases while packed: dmlcpu_onnx_node_is_alias, nothing to execute. */
+/* ONNX Transpose: perm_count 0 = the dimensions reversed. -> ELEMENT_WISE_IDENTITY. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_transpose(const dmlcpu_onnx_tensor_type* data,
+                                               const int64_t* perm, uint32_t perm_count,
+                                               dmlcpu_onnx_node** out);
+/* ONNX Expand (opset 8-13): `shape` is the shape input's values. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_expand(const dmlcpu_onnx_tensor_type* input,
+                                            const int64_t* shape, uint32_t shape_count,
+                                            dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_identity(const dmlcpu_onnx_tensor_type* input,
+                                              dmlcpu_onnx_node** out);
+/* ONNX Reshape (opset 5-19); allowzero (opset 14) nonzero: a 0 is a real 0. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_reshape(const dmlcpu_onnx_tensor_type* data,
+                                             const int64_t* shape, uint32_t shape_count,
+                                             int allowzero, dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_flatten(const dmlcpu_onnx_tensor_type* input, int64_t axis,
+                                             dmlcpu_onnx_node** out);
+/* ONNX Squeeze: axes_count 0 = every size-1 dimension. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_squeeze(const dmlcpu_onnx_tensor_type* data,
+                                             const int64_t* axes, uint32_t axes_count,
+                                             dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_unsqueeze(const dmlcpu_onnx_tensor_type* data,
+                                               const int64_t* axes, uint32_t axes_count,
+                                               dmlcpu_onnx_node** out);
+/* ONNX Concat -> JOIN of the non-empty inputs (dmlcpu_onnx_node_input_is_empty). */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_concat(const dmlcpu_onnx_tensor_type* inputs,
+                                            uint32_t input_count, int64_t axis,
+                                            dmlcpu_onnx_node** out);
+/* ONNX Split -> SPLIT into the non-empty chunks: `split` (split_count entries), else
+ * num_outputs (opset 18) when nonzero, else output_count equal chunks; output_count is the
+ * node's number of outputs (0: from split or num_outputs). */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_split(const dmlcpu_onnx_tensor_type* input, int64_t axis,
+                                           const int64_t* split, uint32_t split_count,
+                                           int64_t num_outputs, uint32_t output_count,
+                                           dmlcpu_onnx_node** out);
+/* ONNX Tile: one repeat per input dimension. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_tile(const dmlcpu_onnx_tensor_type* input,
+                                          const int64_t* repeats, uint32_t repeats_count,
+                                          dmlcpu_onnx_node** out);
+/* ONNX Pad (opset 2-21): mode "constant" (NULL means it), "reflect", "edge" or "wrap"; pads
+ * are the begins then the ends; axes (opset 18) may be omitted; constant_value is one data
+ * element's bytes, little-endian (constant_value_bytes 0: zero). Negative pads crop: bind
+ * input 0 at dmlcpu_onnx_node_input_offset_bytes. -> PADDING1. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_pad(const dmlcpu_onnx_tensor_type* data, const char* mode,
+                                         const int64_t* pads, uint32_t pads_count,
+                                         const int64_t* axes, uint32_t axes_count,
+                                         const void* constant_value,
+                                         uint32_t constant_value_bytes, dmlcpu_onnx_node** out);
+/* ONNX DepthToSpace (4-D; mode "DCR" (NULL means it) or "CRD") and SpaceToDepth. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_depth_to_space(const dmlcpu_onnx_tensor_type* input,
+                                                    int64_t blocksize, const char* mode,
+                                                    dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_space_to_depth(const dmlcpu_onnx_tensor_type* input,
+                                                    int64_t blocksize, dmlcpu_onnx_node** out);
+
 /* The descriptor to hand to dmlcpu_compile; valid as long as the node. Its Type is
  * DML_OPERATOR_INVALID when the output is empty. NULL for a NULL node. */
 DMLCPU_API const DML_OPERATOR_DESC* dmlcpu_onnx_node_desc(const dmlcpu_onnx_node* node);
@@ -234,7 +291,7 @@ DMLCPU_API uint32_t dmlcpu_onnx_node_output_rank(const dmlcpu_onnx_node* node);
 DMLCPU_API const int64_t* dmlcpu_onnx_node_output_shape(const dmlcpu_onnx_node* node);
 DMLCPU_API int32_t dmlcpu_onnx_node_output_element_type(const dmlcpu_onnx_node* node);
 DMLCPU_API uint64_t dmlcpu_onnx_node_output_elems(const dmlcpu_onnx_node* node);
-/* DirectML bindings: Gather*: data, indices; Slice: data. */
+/* DirectML bindings: Gather*: data, indices; Slice and the data-movement ops: their inputs. */
 DMLCPU_API uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node);
 /* Least byte size of input binding `index` / of the output binding (0 for an empty tensor).
  * DMLCPU_INVALID_ARGUMENT when index >= the input count. */
@@ -258,6 +315,32 @@ DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_bytes_at(const dmlcpu_onnx_node
  * capacity) and returns its full length. */
 DMLCPU_API uint64_t dmlcpu_onnx_node_describe(const dmlcpu_onnx_node* node, char* buffer,
                                               uint64_t capacity);
+/* 1 when the node is a shape-only op with packed tensors: the output is the input's bytes,
+ * nothing to execute (its descriptor's Type is DML_OPERATOR_INVALID). 0 otherwise and for NULL. */
+DMLCPU_API int dmlcpu_onnx_node_is_alias(const dmlcpu_onnx_node* node);
+/* *is_empty = 1 when ONNX input / output `index` has a 0-size dimension (Concat's empty inputs
+ * and Split's empty outputs are not bindings: execute with the non-empty ones, in order).
+ * DMLCPU_INVALID_ARGUMENT for a NULL argument or index >= the count. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_input_is_empty(const dmlcpu_onnx_node* node,
+                                                         uint32_t index, int* is_empty);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_output_is_empty_at(const dmlcpu_onnx_node* node,
+                                                             uint32_t index, int* is_empty);
+/* Where input `index`'s binding starts inside its buffer: 0 except for a view that starts
+ * inside the data (Pad with negative pads). */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_input_offset_bytes(const dmlcpu_onnx_node* node,
+                                                             uint32_t index,
+                                                             uint64_t* offset_bytes);
+/* Re-lays input / output `index` in a strided buffer: `count` strides in elements, one per ONNX
+ * dimension of that tensor (count 0 = packed again). Updates the descriptor and byte sizes (a
+ * pointer from dmlcpu_onnx_node_desc stays valid); Compile checks the strides. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_set_input_strides(dmlcpu_onnx_node* node,
+                                                            uint32_t index,
+                                                            const uint32_t* strides_elems,
+                                                            uint32_t count);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_node_set_output_strides(dmlcpu_onnx_node* node,
+                                                             uint32_t index,
+                                                             const uint32_t* strides_elems,
+                                                             uint32_t count);
 /* NULL is a no-op. */
 DMLCPU_API void dmlcpu_onnx_node_destroy(dmlcpu_onnx_node* node);
 /* Bytes per element of an ONNX element type as the adapter moves it; 0 when unsupported. */

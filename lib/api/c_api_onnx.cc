@@ -14,9 +14,8 @@ using dmlcpu_c::CopyText;
 using dmlcpu_c::Fail;
 using dmlcpu_c::FromStatus;
 
-namespace {
+namespace dmlcpu_c {
 
-// Copies a C tensor type; kInvalidArgument when shape is null for a non-zero rank.
 dmlcpu_status ToTensorType(const char* function, const char* name,
                            const dmlcpu_onnx_tensor_type* in, dmlcpu::onnx::TensorType* out) {
   if (in == nullptr) {
@@ -48,6 +47,24 @@ dmlcpu_status FinishNode(const char* function,
   }
   return DMLCPU_OK;
 }
+
+dmlcpu_status ToVector(const char* function, const char* name, const int64_t* values,
+                       uint32_t count, std::vector<int64_t>* out) {
+  if (count > 0 && values == nullptr) {
+    return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": " + name +
+                                             " is null, its count is " + std::to_string(count));
+  }
+  out->clear();
+  if (count > 0) out->assign(values, values + count);
+  return DMLCPU_OK;
+}
+
+}  // namespace dmlcpu_c
+
+namespace {
+
+using dmlcpu_c::FinishNode;
+using dmlcpu_c::ToTensorType;
 
 using IndexedNodeBuilder = dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc> (*)(
     const dmlcpu::onnx::TensorType&, const dmlcpu::onnx::TensorType&, int64_t);
