@@ -269,8 +269,12 @@ void TensorDescHolder::Scribble() {
 void OperatorCase::Scribble() {
   for (auto& input : inputs) input->Scribble();
   for (auto& output : outputs) output->Scribble();
-  std::memset(input_descs.data(), 0xCD, input_descs.size() * sizeof(DML_TENSOR_DESC));
-  std::memset(output_descs.data(), 0xCD, output_descs.size() * sizeof(DML_TENSOR_DESC));
+  // Byte-fill, not memset: an empty vector's data() may be null, which memset must not see.
+  auto scribble_descs = [](std::vector<DML_TENSOR_DESC>& descs) {
+    for (DML_TENSOR_DESC& desc : descs) std::memset(&desc, 0xCD, sizeof(desc));
+  };
+  scribble_descs(input_descs);
+  scribble_descs(output_descs);
   std::memset(&gather, 0xAB, sizeof(gather));
   std::memset(&gather_elements, 0xAB, sizeof(gather_elements));
   std::memset(&gather_nd, 0xAB, sizeof(gather_nd));
