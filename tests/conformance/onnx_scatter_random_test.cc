@@ -642,6 +642,30 @@ TEST(OnnxScatterTest, EmptyUpdatesCopyTheDataAndEmptyDataRunsNothing) {
   EXPECT_EQ(empty->output_shape(), (std::vector<int64_t>{0, 3}));
 }
 
+// The output bound to data's own buffer (same pointer, both packed): only the updates are
+// written, and the result equals the model's (the KV-cache update of docs/onnx.md).
+TEST(OnnxScatterTest, InPlaceOnDataMatchesModel) {
+  std::mt19937_64 rng(5);
+  for (const char* reduction : {"none", "add", "max"}) {
+    const HostTensor data = RandomTensor(rng, ElementType::kFloat16, {4, 3, 8});
+    const HostTensor indices = IndexTensor(ElementType::kInt64, {3, 2}, {3, 1, -4, 2, 3, 1});
+    const HostTensor updates = RandomTensor(rng, ElementType::kFloat16, {3, 8});
+    auto desc = dmlcpu::onnx::ScatterNd(data.Type(), indices.Type(), updates.Type(), reduction);
+    ASSERT_TRUE(desc.ok()) << desc.status().message();
+    dmlcpu::Device device;
+    auto op = device.Compile(desc->desc(), desc->compile_options(dmlcpu::IndexPolicy::kStrict));
+    ASSERT_TRUE(op.ok()) << op.status().message();
+    std::vector<uint8_t> buffer = data.bytes;
+    const dmlcpu::Binding inputs[3] = {{buffer.data(), buffer.size()},
+                                       {indices.bytes.data(), indices.bytes.size()},
+                                       {updates.bytes.data(), updates.bytes.size()}};
+    const dmlcpu::OutputBinding out{buffer.data(), buffer.size()};
+    ASSERT_TRUE(op->Execute(inputs, 3, &out, 1).ok()) << reduction;
+    EXPECT_EQ(buffer, ScatterNdModel(data, indices, updates, desc->scatter_reduction()).bytes)
+        << reduction;
+  }
+}
+
 // ---- Errors ----------------------------------------------------------------------------------
 
 void ExpectError(const dmlcpu::StatusOr<OperatorDesc>& result, StatusCode code,
