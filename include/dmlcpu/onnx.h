@@ -309,7 +309,8 @@ DMLCPU_API StatusOr<OperatorDesc> ScatterNd(const TensorType& data, const Tensor
 
 // ONNX ScatterElements (opset 11-18; `reduction` as ScatterND's): indices and updates of one
 // shape and data's rank, `axis` in [-r, r-1]; indices.shape[d] == data.shape[d] for d != axis
-// (smaller is valid ONNX but kUnsupported: SCATTER cannot leave the rest of data in place),
+// (smaller, which ONNX Runtime accepts, is kUnsupported: SCATTER cannot leave the rest of data
+// in place),
 // indices.shape[axis] any size. -> SCATTER with Axis = axis. Duplicates and empty indices as
 // ScatterND's.
 DMLCPU_API StatusOr<OperatorDesc> ScatterElements(const TensorType& data,
