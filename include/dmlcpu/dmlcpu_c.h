@@ -189,7 +189,10 @@ DMLCPU_API uint64_t dmlcpu_operator_describe(const dmlcpu_operator* op, char* bu
  * inputs' element types and shapes, -> the DML_OPERATOR_DESC to compile, with the output's
  * shape and every binding's size. The node owns everything its descriptor points at.
  *   ONNX Gather -> DML_OPERATOR_GATHER, GatherElements -> GATHER_ELEMENTS,
- *   GatherND -> GATHER_ND1, Slice -> SLICE1, and the data-movement ops below.
+ *   GatherND -> GATHER_ND1, Slice -> SLICE1, ScatterND -> SCATTER_ND,
+ *   ScatterElements and Scatter -> SCATTER (ONNX's reduction: compile with
+ *   dmlcpu_onnx_node_scatter_reduction and dmlcpu_onnx_node_scatter_bfloat16), and the
+ *   data-movement ops below.
  * Messages name the ONNX op and the attribute or input, e.g. "Gather: axis is 3, expected in
  * [-2, 1]". */
 typedef struct dmlcpu_onnx_node dmlcpu_onnx_node;
@@ -278,6 +281,30 @@ DMLCPU_API dmlcpu_status dmlcpu_onnx_depth_to_space(const dmlcpu_onnx_tensor_typ
                                                     dmlcpu_onnx_node** out);
 DMLCPU_API dmlcpu_status dmlcpu_onnx_space_to_depth(const dmlcpu_onnx_tensor_type* input,
                                                     int64_t blocksize, dmlcpu_onnx_node** out);
+/* ONNX ScatterND (opset 11-18, as `opset`) and ScatterElements (opset 11-18): `reduction` is
+ * "none" (NULL means it), "add", "mul" (opset 16+), "max" or "min" (opset 18+). ONNX Scatter
+ * (opset 9; deprecated at 11) is ScatterElements without reduction. Bindings: data, indices,
+ * updates; the output has data's shape. */
+DMLCPU_API dmlcpu_status dmlcpu_onnx_scatter_nd(const dmlcpu_onnx_tensor_type* data,
+                                                const dmlcpu_onnx_tensor_type* indices,
+                                                const dmlcpu_onnx_tensor_type* updates,
+                                                const char* reduction, int64_t opset,
+                                                dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_scatter_elements(const dmlcpu_onnx_tensor_type* data,
+                                                      const dmlcpu_onnx_tensor_type* indices,
+                                                      const dmlcpu_onnx_tensor_type* updates,
+                                                      int64_t axis, const char* reduction,
+                                                      int64_t opset, dmlcpu_onnx_node** out);
+DMLCPU_API dmlcpu_status dmlcpu_onnx_scatter(const dmlcpu_onnx_tensor_type* data,
+                                             const dmlcpu_onnx_tensor_type* indices,
+                                             const dmlcpu_onnx_tensor_type* updates, int64_t axis,
+                                             int64_t opset, dmlcpu_onnx_node** out);
+/* What to put in dmlcpu_compile_options for the node (DirectML's structs cannot carry it): its
+ * scatter_reduction (DMLCPU_SCATTER_NONE for every node but a reducing scatter, and for NULL)
+ * and scatter_bfloat16 (1 when a reduction runs on BFLOAT16 data, else 0). */
+DMLCPU_API dmlcpu_scatter_reduction dmlcpu_onnx_node_scatter_reduction(
+    const dmlcpu_onnx_node* node);
+DMLCPU_API uint32_t dmlcpu_onnx_node_scatter_bfloat16(const dmlcpu_onnx_node* node);
 
 /* The descriptor to hand to dmlcpu_compile; valid as long as the node. Its Type is
  * DML_OPERATOR_INVALID when the output is empty. NULL for a NULL node. */
@@ -292,6 +319,8 @@ DMLCPU_API const int64_t* dmlcpu_onnx_node_output_shape(const dmlcpu_onnx_node* 
 DMLCPU_API int32_t dmlcpu_onnx_node_output_element_type(const dmlcpu_onnx_node* node);
 DMLCPU_API uint64_t dmlcpu_onnx_node_output_elems(const dmlcpu_onnx_node* node);
 /* DirectML bindings: Gather*: data, indices; Slice and the data-movement ops: their inputs. */
+/* DirectML bindings: Gather*: data, indices; Scatter*: data, indices, updates (both 0 bytes,
+ * and not bound, when the updates are empty); Slice: data. */
 DMLCPU_API uint32_t dmlcpu_onnx_node_input_count(const dmlcpu_onnx_node* node);
 /* Least byte size of input binding `index` / of the output binding (0 for an empty tensor).
  * DMLCPU_INVALID_ARGUMENT when index >= the input count. */

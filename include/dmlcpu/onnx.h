@@ -10,6 +10,9 @@
 //   ONNX Identity, Reshape, Flatten, Squeeze, Unsqueeze -> nothing (packed: an alias), or
 //                           DML_OPERATOR_ELEMENT_WISE_IDENTITY (strided)
 //   ONNX Concat, Split, Tile -> DML_OPERATOR_JOIN, DML_OPERATOR_SPLIT, DML_OPERATOR_TILE
+//   ONNX ScatterND       -> DML_OPERATOR_SCATTER_ND
+//   ONNX ScatterElements, Scatter -> DML_OPERATOR_SCATTER
+//   (`reduction`: compile with compile_options(), which carries it)
 //
 // Pure functions of their arguments: no ONNX headers or libraries, no global state, thread-safe.
 //
@@ -42,6 +45,7 @@
 #include <vector>
 
 #include "dmlcpu/dml_compat.h"
+#include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/export.h"
 #include "dmlcpu/status.h"
 
@@ -123,6 +127,7 @@ DMLCPU_API std::vector<uint32_t> PaddedStridesElems(const std::vector<int64_t>& 
 // valid as long as this object is and until the next SetInputStrides/SetOutputStrides.
 //
 // Bindings: inputs in the order of the operator struct's tensor fields (Gather*: data, indices;
+// Scatter*: data, indices, updates;
 // Slice: data only — starts/ends/axes/steps are folded into the descriptor), then outputs in
 // the same order (array fields expanded). The forms without an output index mean output 0.
 class DMLCPU_API OperatorDesc {
@@ -176,6 +181,13 @@ class DMLCPU_API OperatorDesc {
   uint64_t output_bytes(size_t i) const { return out(i).total_bytes; }
   // DimensionCount of every DirectML tensor (0 when output_is_empty()).
   uint32_t dimension_count() const { return s_.dimension_count; }
+
+  // ScatterND / ScatterElements' `reduction` (kNone for every other node). DirectML's structs
+  // have no field for it: compile desc() with compile_options(), which carries it.
+  ScatterReduction scatter_reduction() const { return s_.scatter_reduction; }
+  // The options to compile desc() with: `policy`, scatter_reduction(), and scatter_bfloat16 when
+  // a reduction runs on BFLOAT16 data (moved as UINT16).
+  CompileOptions compile_options(IndexPolicy policy) const;
 
   // Re-lays input `i` / output `i` (output 0 without an index) in a strided buffer:
   // `strides_elems` has one entry per ONNX dimension of that tensor (empty = packed again).
@@ -248,6 +260,9 @@ class DMLCPU_API OperatorDesc {
     uint32_t pad_end[kMaxRank] = {};
     DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
     DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
+    DML_SCATTER_OPERATOR_DESC scatter{};
+    DML_SCATTER_ND_OPERATOR_DESC scatter_nd{};
+    ScatterReduction scatter_reduction = ScatterReduction::kNone;
     DML_OPERATOR_DESC op_desc{};
   };
 
@@ -279,6 +294,35 @@ DMLCPU_API StatusOr<OperatorDesc> GatherElements(const TensorType& data,
 // Output shape: indices.shape[:-1] + data.shape[batch_dims + t:].
 DMLCPU_API StatusOr<OperatorDesc> GatherNd(const TensorType& data,
                                                    const TensorType& indices, int64_t batch_dims);
+
+// ONNX ScatterND (opset 11-18, as `opset`): indices of rank q >= 1 hold tuples of
+// t = indices.shape[-1] in [1, r] indices; updates.shape = indices.shape[:-1] + data.shape[t:].
+// `reduction` "none" (opset 11+), "add", "mul" (16+), "max", "min" (18+); "add" is refused on
+// BOOL. -> SCATTER_ND with InputDimensionCount = r, IndicesDimensionCount = q; the reduction is
+// scatter_reduction(). Duplicates: the last tuple in index order wins (none), reductions run in
+// index order. Output shape = data.shape. Indices or updates with a 0-size dimension: the output
+// is a copy of data (ELEMENT_WISE_IDENTITY; indices and updates are not bindings).
+DMLCPU_API StatusOr<OperatorDesc> ScatterNd(const TensorType& data, const TensorType& indices,
+                                            const TensorType& updates,
+                                            const std::string& reduction = "none",
+                                            int64_t opset = 18);
+
+// ONNX ScatterElements (opset 11-18; `reduction` as ScatterND's): indices and updates of one
+// shape and data's rank, `axis` in [-r, r-1]; indices.shape[d] == data.shape[d] for d != axis
+// (smaller, which ONNX Runtime accepts, is kUnsupported: SCATTER cannot leave the rest of data
+// in place),
+// indices.shape[axis] any size. -> SCATTER with Axis = axis. Duplicates and empty indices as
+// ScatterND's.
+DMLCPU_API StatusOr<OperatorDesc> ScatterElements(const TensorType& data,
+                                                  const TensorType& indices,
+                                                  const TensorType& updates, int64_t axis = 0,
+                                                  const std::string& reduction = "none",
+                                                  int64_t opset = 18);
+
+// ONNX Scatter (opset 9, and 11 where ONNX deprecates it): ScatterElements without reduction.
+DMLCPU_API StatusOr<OperatorDesc> Scatter(const TensorType& data, const TensorType& indices,
+                                          const TensorType& updates, int64_t axis = 0,
+                                          int64_t opset = 9);
 
 // ONNX Slice (opset 1-13), following the operator text (as ONNX Runtime does): negative
 // starts/ends count from the end, then starts clamp to [0, d] (step > 0) or [0, d-1]

@@ -96,6 +96,26 @@ dmlcpu_status BuildIndexedNode(const char* function, IndexedNodeBuilder build,
   }
 }
 
+// The shared body of the dmlcpu_onnx_scatter* functions: `build` gets the three tensor types.
+template <typename Build>
+dmlcpu_status BuildScatterNode(const char* function, const dmlcpu_onnx_tensor_type* data,
+                               const dmlcpu_onnx_tensor_type* indices,
+                               const dmlcpu_onnx_tensor_type* updates, dmlcpu_onnx_node** out,
+                               Build build) {
+  if (out == nullptr) return Fail(DMLCPU_INVALID_ARGUMENT, std::string(function) + ": out is null");
+  *out = nullptr;
+  try {
+    dmlcpu::onnx::TensorType data_type, indices_type, updates_type;
+    dmlcpu_status s = ToTensorType(function, "data", data, &data_type);
+    if (s == DMLCPU_OK) s = ToTensorType(function, "indices", indices, &indices_type);
+    if (s == DMLCPU_OK) s = ToTensorType(function, "updates", updates, &updates_type);
+    if (s != DMLCPU_OK) return s;
+    return FinishNode(function, build(data_type, indices_type, updates_type), out);
+  } catch (const std::bad_alloc&) {
+    return Fail(DMLCPU_INTERNAL, std::string(function) + ": out of memory");
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -144,6 +164,51 @@ dmlcpu_status dmlcpu_onnx_slice(const dmlcpu_onnx_tensor_type* data, const int64
   } catch (const std::bad_alloc&) {
     return Fail(DMLCPU_INTERNAL, "dmlcpu_onnx_slice: out of memory");
   }
+}
+
+dmlcpu_status dmlcpu_onnx_scatter_nd(const dmlcpu_onnx_tensor_type* data,
+                                     const dmlcpu_onnx_tensor_type* indices,
+                                     const dmlcpu_onnx_tensor_type* updates,
+                                     const char* reduction, int64_t opset,
+                                     dmlcpu_onnx_node** out) {
+  return BuildScatterNode(
+      "dmlcpu_onnx_scatter_nd", data, indices, updates, out,
+      [&](const auto& d, const auto& i, const auto& u) {
+        return dmlcpu::onnx::ScatterNd(d, i, u, reduction != nullptr ? reduction : "none", opset);
+      });
+}
+
+dmlcpu_status dmlcpu_onnx_scatter_elements(const dmlcpu_onnx_tensor_type* data,
+                                           const dmlcpu_onnx_tensor_type* indices,
+                                           const dmlcpu_onnx_tensor_type* updates, int64_t axis,
+                                           const char* reduction, int64_t opset,
+                                           dmlcpu_onnx_node** out) {
+  return BuildScatterNode(
+      "dmlcpu_onnx_scatter_elements", data, indices, updates, out,
+      [&](const auto& d, const auto& i, const auto& u) {
+        return dmlcpu::onnx::ScatterElements(d, i, u, axis,
+                                             reduction != nullptr ? reduction : "none", opset);
+      });
+}
+
+dmlcpu_status dmlcpu_onnx_scatter(const dmlcpu_onnx_tensor_type* data,
+                                  const dmlcpu_onnx_tensor_type* indices,
+                                  const dmlcpu_onnx_tensor_type* updates, int64_t axis,
+                                  int64_t opset, dmlcpu_onnx_node** out) {
+  return BuildScatterNode("dmlcpu_onnx_scatter", data, indices, updates, out,
+                          [&](const auto& d, const auto& i, const auto& u) {
+                            return dmlcpu::onnx::Scatter(d, i, u, axis, opset);
+                          });
+}
+
+dmlcpu_scatter_reduction dmlcpu_onnx_node_scatter_reduction(const dmlcpu_onnx_node* node) {
+  if (node == nullptr) return DMLCPU_SCATTER_NONE;
+  return static_cast<dmlcpu_scatter_reduction>(node->node.scatter_reduction());
+}
+
+uint32_t dmlcpu_onnx_node_scatter_bfloat16(const dmlcpu_onnx_node* node) {
+  if (node == nullptr) return 0;
+  return node->node.compile_options(dmlcpu::IndexPolicy::kClamp).scatter_bfloat16 ? 1 : 0;
 }
 
 const DML_OPERATOR_DESC* dmlcpu_onnx_node_desc(const dmlcpu_onnx_node* node) {

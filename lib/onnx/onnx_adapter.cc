@@ -242,6 +242,16 @@ bool OperatorDesc::input_is_empty(size_t i) const {
   return HasZero(s_.tensors[i].buffer_shape);
 }
 
+CompileOptions OperatorDesc::compile_options(IndexPolicy policy) const {
+  CompileOptions options;
+  options.index_policy = policy;
+  options.scatter_reduction = s_.scatter_reduction;
+  options.scatter_bfloat16 = s_.scatter_reduction != ScatterReduction::kNone &&
+                             !s_.tensors.empty() &&
+                             s_.tensors[0].element_type == ElementType::kBfloat16;
+  return options;
+}
+
 uint64_t OperatorDesc::output_elems(size_t i) const {
   uint64_t elems = 1;
   for (int64_t d : output_shape(i)) elems *= static_cast<uint64_t>(d);
@@ -309,6 +319,20 @@ void OperatorDesc::Relink() {
       s_.space_to_depth1.InputTensor = &in[0];
       s_.space_to_depth1.OutputTensor = &out[0];
       s_.op_desc.Desc = &s_.space_to_depth1;
+      break;
+    case DML_OPERATOR_SCATTER:
+      s_.scatter.InputTensor = &in[0];
+      s_.scatter.IndicesTensor = &in[1];
+      s_.scatter.UpdatesTensor = &in[2];
+      s_.scatter.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.scatter;
+      break;
+    case DML_OPERATOR_SCATTER_ND:
+      s_.scatter_nd.InputTensor = &in[0];
+      s_.scatter_nd.IndicesTensor = &in[1];
+      s_.scatter_nd.UpdatesTensor = &in[2];
+      s_.scatter_nd.OutputTensor = &out[0];
+      s_.op_desc.Desc = &s_.scatter_nd;
       break;
     case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
     case DML_OPERATOR_JOIN:
@@ -463,6 +487,13 @@ std::string OperatorDesc::ToString() const {
                     block, order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW ? "DCR" : "CRD");
       break;
     }
+    case DML_OPERATOR_SCATTER:
+      s = StrFormat("SCATTER Axis=%u", s_.scatter.Axis);
+      break;
+    case DML_OPERATOR_SCATTER_ND:
+      s = StrFormat("SCATTER_ND InputDimensionCount=%u IndicesDimensionCount=%u",
+                    s_.scatter_nd.InputDimensionCount, s_.scatter_nd.IndicesDimensionCount);
+      break;
     case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
     case DML_OPERATOR_JOIN:
     case DML_OPERATOR_SPLIT:
@@ -482,6 +513,11 @@ std::string OperatorDesc::ToString() const {
       return StrFormat("%s with an empty output %s: nothing to execute", s_.onnx_op,
                        shapes.c_str());
     }
+  }
+  if (s_.scatter_reduction != ScatterReduction::kNone) {
+    static const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
+    s += StrFormat(" (compile option scatter_reduction=%s)",
+                   kReductions[static_cast<uint32_t>(s_.scatter_reduction) % 5]);
   }
   for (const Tensor& t : s_.tensors) {
     s += StrFormat(" %s=%s%s", t.dml_field.c_str(), DmlTypeName(t.buffer.DataType),

@@ -6,8 +6,8 @@
  * strict out-of-range index, short buffers, NULL arguments to every function); destroying device and operator in both
  * orders; dmlcpu_calc_buffer_tensor_size; dmlcpu_operator_describe; the version; the
  * struct_size rule; the last-error rule; operator introspection; const input bindings
- * (dmlcpu_execute2); the ONNX adapter (dmlcpu_onnx_*), with an ONNX Slice and an ONNX Gather run
- * end to end; the engine's thread pool (parallel_for), old-size structs without it.
+ * (dmlcpu_execute2); the ONNX adapter (dmlcpu_onnx_*), with an ONNX Slice, Gather and ScatterND
+ * (add, compiled with the node's scatter_reduction) run end to end; the engine's thread pool (parallel_for), old-size structs without it.
  * Prints "<passed> passed, <failed> failed" and exits non-zero on any failure. */
 #include <stddef.h>
 #include <stdint.h>
@@ -970,6 +970,106 @@ static void TestOnnxGather(dmlcpu_device* device) {
   CHECK(dmlcpu_onnx_node_output_bytes(NULL) == 0 && dmlcpu_onnx_node_desc(NULL) == NULL);
 }
 
+/* ONNX ScatterND with reduction "add" (opset 16): FLOAT {4, 2}, INT64 tuples [[3], [0], [3]]
+ * (row 3 twice), updates rows -> rows added in index order; the reduction travels through
+ * dmlcpu_onnx_node_scatter_reduction into dmlcpu_compile_ex. Then ScatterElements, Scatter and
+ * the errors. */
+static void TestOnnxScatter(dmlcpu_device* device) {
+  static const int64_t kDataShape[2] = {4, 2};
+  static const int64_t kIndicesShape[2] = {3, 1};
+  static const int64_t kUpdatesShape[2] = {3, 2};
+  static const float kData[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  static const int64_t kIndices[3] = {3, 0, 3};
+  static const float kUpdates[6] = {10, 20, 30, 40, 50, 60};
+  static const float kAdded[8] = {31, 42, 3, 4, 5, 6, 67, 88};
+  static const int64_t kElementsShape[2] = {1, 2};
+  static const int64_t kElementsIndices[2] = {3, -1}; /* axis 0: rows 3 and 3 of columns 0, 1 */
+  static const float kElementsExpected[8] = {1, 2, 3, 4, 5, 6, 10, 20};
+  dmlcpu_onnx_tensor_type data, indices, updates;
+  dmlcpu_onnx_node* node = NULL;
+  dmlcpu_operator* op = NULL;
+  dmlcpu_compile_options options;
+  dmlcpu_input_binding inputs[3];
+  dmlcpu_binding out_binding;
+  float output[8];
+  char text[512];
+
+  data.element_type = 1; /* FLOAT */
+  data.rank = 2;
+  data.shape = kDataShape;
+  indices.element_type = 7; /* INT64 */
+  indices.rank = 2;
+  indices.shape = kIndicesShape;
+  updates.element_type = 1;
+  updates.rank = 2;
+  updates.shape = kUpdatesShape;
+  CHECK(dmlcpu_onnx_scatter_nd(&data, &indices, &updates, "add", 16, &node) == DMLCPU_OK);
+  if (node == NULL) return;
+  CHECK(dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_SCATTER_ND);
+  CHECK(dmlcpu_onnx_node_scatter_reduction(node) == DMLCPU_SCATTER_ADD);
+  CHECK(dmlcpu_onnx_node_scatter_bfloat16(node) == 0);
+  CHECK(dmlcpu_onnx_node_input_count(node) == 3);
+  CHECK(dmlcpu_onnx_node_output_bytes(node) == 32);
+  CHECK(dmlcpu_onnx_node_describe(node, text, sizeof(text)) > 0);
+  CHECK(strstr(text, "SCATTER_ND") != NULL && strstr(text, "scatter_reduction=add") != NULL);
+  memset(&options, 0, sizeof(options));
+  options.struct_size = sizeof(options);
+  options.index_policy = DMLCPU_INDEX_STRICT;
+  options.scatter_reduction = dmlcpu_onnx_node_scatter_reduction(node);
+  options.scatter_bfloat16 = dmlcpu_onnx_node_scatter_bfloat16(node);
+  CHECK(dmlcpu_compile_ex(device, dmlcpu_onnx_node_desc(node), &options, &op) == DMLCPU_OK);
+  inputs[0].data = kData;
+  inputs[0].size_bytes = sizeof(kData);
+  inputs[1].data = kIndices;
+  inputs[1].size_bytes = sizeof(kIndices);
+  inputs[2].data = kUpdates;
+  inputs[2].size_bytes = sizeof(kUpdates);
+  out_binding.data = output;
+  out_binding.size_bytes = sizeof(output);
+  FillSentinel(output, 8);
+  CHECK(dmlcpu_execute2(op, inputs, 3, &out_binding, 1) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kAdded, 8));
+  dmlcpu_operator_destroy(op);
+  dmlcpu_onnx_node_destroy(node);
+
+  /* ScatterElements along axis 0 (a negative index), and the deprecated Scatter. */
+  indices.shape = kElementsShape;
+  updates.shape = kElementsShape;
+  inputs[1].data = kElementsIndices;
+  inputs[1].size_bytes = sizeof(kElementsIndices);
+  node = NULL;
+  CHECK(dmlcpu_onnx_scatter_elements(&data, &indices, &updates, 0, NULL, 13, &node) ==
+        DMLCPU_OK);
+  if (node == NULL) return;
+  CHECK(dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_SCATTER);
+  CHECK(dmlcpu_onnx_node_scatter_reduction(node) == DMLCPU_SCATTER_NONE);
+  FillSentinel(output, 8);
+  CHECK(RunOnnxNode(device, node, inputs, output, sizeof(output)) == DMLCPU_OK);
+  CHECK(FloatsEqual(output, kElementsExpected, 8));
+  dmlcpu_onnx_node_destroy(node);
+  node = NULL;
+  CHECK(dmlcpu_onnx_scatter(&data, &indices, &updates, -2, 9, &node) == DMLCPU_OK);
+  CHECK(node != NULL && dmlcpu_onnx_node_desc(node)->Type == DML_OPERATOR_SCATTER);
+  dmlcpu_onnx_node_destroy(node);
+
+  /* Errors: opset rules of the reduction, null arguments. */
+  node = NULL;
+  CHECK(dmlcpu_onnx_scatter_elements(&data, &indices, &updates, 0, "max", 16, &node) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("ScatterElements: reduction is \"max\" at opset 16");
+  CHECK(dmlcpu_onnx_scatter_nd(&data, &indices, &updates, "sum", 18, &node) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("reduction is \"sum\"");
+  CHECK(dmlcpu_onnx_scatter(&data, &indices, NULL, 0, 9, &node) == DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_onnx_scatter: updates is null");
+  CHECK(dmlcpu_onnx_scatter_nd(&data, &indices, &updates, NULL, 18, NULL) ==
+        DMLCPU_INVALID_ARGUMENT);
+  CHECK_MESSAGE("dmlcpu_onnx_scatter_nd: out is null");
+  CHECK(node == NULL);
+  CHECK(dmlcpu_onnx_node_scatter_reduction(NULL) == DMLCPU_SCATTER_NONE);
+  CHECK(dmlcpu_onnx_node_scatter_bfloat16(NULL) == 0);
+}
+
 /* ---- SCATTER with a reduction through dmlcpu_compile_ex: {4} [1,2,3,4], indices [3,0,3],
  * updates [10,20,30], add -> [21,2,3,44]; a smaller struct_size (index_policy only) gives none. */
 static void TestScatterCompileEx(dmlcpu_device* device) {
@@ -1057,6 +1157,7 @@ int main(void) {
   TestIntrospectionAndConstInputs(device);
   TestOnnxSlice(device);
   TestOnnxGather(device);
+  TestOnnxScatter(device);
   TestScatterCompileEx(device);
   dmlcpu_device_destroy(device);
   printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -58,7 +58,7 @@ void ForEachElement(const std::vector<int64_t>& shape, const std::vector<uint32_
 inline uint8_t Sentinel(size_t i) { return static_cast<uint8_t>(0xA5 ^ (i * 131)); }
 
 // Lays `inputs` out (input i with `input_strides[i]`, empty = packed; stride gaps hold 0xCD),
-// compiles `desc` (whose layouts the caller already set to the same strides) and executes it
+// compiles `desc` with its compile_options (a scatter's reduction; whose layouts the caller already set to the same strides) and executes it
 // into an output buffer pre-filled with a sentinel, then returns the output's logical elements
 // (row-major, packed) in `output`. Fails if Compile or Execute fails or if any output byte that
 // is not an element changed. Precondition: !desc.output_is_empty().
@@ -72,7 +72,7 @@ inline ::testing::AssertionResult ExecuteAdapted(
     return ::testing::AssertionFailure() << desc.input_count() << " bindings, " << inputs.size()
                                          << " tensors";
   }
-  auto op = device.Compile(desc.desc(), {policy});
+  auto op = device.Compile(desc.desc(), desc.compile_options(policy));
   if (!op.ok()) {
     return ::testing::AssertionFailure() << "Compile: " << op.status().message() << "\n  "
                                          << desc.ToString();

@@ -3,7 +3,8 @@
 //
 // Every case directory of the adapter's ops is read: test_gather* (Gather, GatherElements,
 // GatherND), test_slice*, Pad's test_{constant,edge,reflect,wrap}_pad*, test_depthtospace*,
-// test_spacetodepth*, and the copy-shaped ops' prefixes (onnx_movement_cases.h: Transpose,
+// test_spacetodepth*, test_scatter* (ScatterND with its reductions, ScatterElements, the
+// deprecated Scatter; compiled with the node's compile_options), and the copy-shaped ops' prefixes (onnx_movement_cases.h: Transpose,
 // Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity; every output
 // checked, shape-only nodes alias their input while packed). model.onnx gives the node, its
 // attributes and opset; test_data_set_*/input_*.pb and output_*.pb the tensors. Each is adapted
@@ -42,7 +43,7 @@ namespace fs = std::filesystem;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 
-// The 89 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
+// The 98 cases ONNX 1.12 ships; the runner runs whatever matches, this list makes a missing or
 // different data set fail loudly instead of running nothing.
 const char* const kExpectedCases[] = {
     "test_gather_0",
@@ -63,6 +64,15 @@ const char* const kExpectedCases[] = {
     "test_slice_neg_steps",
     "test_slice_negative_axes",
     "test_slice_start_out_of_bounds",
+    "test_scatter_elements_with_axis",
+    "test_scatter_elements_with_duplicate_indices",
+    "test_scatter_elements_with_negative_indices",
+    "test_scatter_elements_without_axis",
+    "test_scatter_with_axis",
+    "test_scatter_without_axis",
+    "test_scatternd",
+    "test_scatternd_add",
+    "test_scatternd_multiply",
     "test_constant_pad",
     "test_edge_pad",
     "test_reflect_pad",
@@ -159,6 +169,7 @@ std::vector<std::string> ListCases() {
     }
     if (entry.is_directory() &&
         (name.rfind("test_gather", 0) == 0 || name.rfind("test_slice", 0) == 0 || pad ||
+         name.rfind("test_scatter", 0) == 0 ||
          name.rfind("test_depthtospace", 0) == 0 || name.rfind("test_spacetodepth", 0) == 0 ||
          movement)) {
       names.push_back(name);
@@ -358,6 +369,25 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
     return dmlcpu::onnx::GatherNd(input(0)->Type(), input(1)->Type(),
                                   IntAttribute(c.node, "batch_dims", 0));
   }
+  if (op == "ScatterND" || op == "ScatterElements" || op == "Scatter") {
+    bindings->push_back(&*input(1));
+    bindings->push_back(&*input(2));
+    const ::onnx::AttributeProto* reduction = FindAttribute(c.node, "reduction");
+    const std::string mode = reduction != nullptr ? reduction->s() : "none";
+    if (op == "ScatterND") {
+      return dmlcpu::onnx::ScatterNd(input(0)->Type(), input(1)->Type(), input(2)->Type(), mode,
+                                     c.opset);
+    }
+    if (op == "ScatterElements") {
+      return dmlcpu::onnx::ScatterElements(input(0)->Type(), input(1)->Type(), input(2)->Type(),
+                                           IntAttribute(c.node, "axis", 0), mode, c.opset);
+    }
+    if (reduction != nullptr) {
+      return dmlcpu::Status(dmlcpu::StatusCode::kInvalidArgument, "Scatter has no reduction");
+    }
+    return dmlcpu::onnx::Scatter(input(0)->Type(), input(1)->Type(), input(2)->Type(),
+                                 IntAttribute(c.node, "axis", 0), c.opset);
+  }
   if (op == "Slice") {
     dmlcpu::onnx::SliceParams params;
     if (c.opset >= 10) {  // starts, ends, axes, steps arrive as input tensors
@@ -507,6 +537,34 @@ TEST(OnnxNodeErrorTest, GatherIndexOutOfRangeFailsUnderStrictPolicy) {
       {{output.data(), output.size()}});
   EXPECT_EQ(status.code(), dmlcpu::StatusCode::kOutOfRange);
   EXPECT_NE(status.message().find("-11"), std::string::npos) << status.message();
+  EXPECT_EQ(output, std::vector<uint8_t>(output.size(), 0x5A)) << "output must stay untouched";
+}
+
+// ScatterND's out-of-range tuple under kStrict: kOutOfRange naming the value, the output (the
+// data's copy included) untouched; the reduction (add) comes from the model.
+TEST(OnnxNodeErrorTest, ScatterNdIndexOutOfRangeFailsUnderStrictPolicy) {
+  NodeCase c;
+  const fs::path dir = fs::path(NodeDir()) / "test_scatternd_add";
+  ASSERT_TRUE(LoadCase("test_scatternd_add", DataSets(dir).at(0), &c));
+  Tensor& indices = *c.inputs.at(1);  // data {4,4,4}, INT64 indices {2,1}
+  ASSERT_EQ(indices.type, ElementType::kInt64);
+  const int64_t bad = 4;
+  std::memcpy(indices.bytes.data() + 8, &bad, 8);
+  std::vector<const Tensor*> bindings;
+  auto desc = Adapt(c, &bindings);
+  ASSERT_TRUE(desc.ok()) << desc.status().message();
+  EXPECT_EQ(desc->scatter_reduction(), dmlcpu::ScatterReduction::kAdd);
+  dmlcpu::Device device;
+  auto op = device.Compile(desc->desc(), desc->compile_options(dmlcpu::IndexPolicy::kStrict));
+  ASSERT_TRUE(op.ok()) << op.status().message();
+  std::vector<uint8_t> output(desc->output_bytes(), 0x5A);
+  std::vector<dmlcpu::Binding> inputs;
+  for (const Tensor* t : bindings) inputs.push_back({t->bytes.data(), t->bytes.size()});
+  dmlcpu::OutputBinding out{output.data(), output.size()};
+  dmlcpu::Status status = op->Execute(inputs.data(), inputs.size(), &out, 1);
+  EXPECT_EQ(status.code(), dmlcpu::StatusCode::kOutOfRange);
+  EXPECT_NE(status.message().find(" is 4, expected in [-4, 3]"), std::string::npos)
+      << status.message();
   EXPECT_EQ(output, std::vector<uint8_t>(output.size(), 0x5A)) << "output must stay untouched";
 }
 
