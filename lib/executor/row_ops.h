@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "core/tuning.h"
 #include "kernels/kernels.h"
@@ -117,6 +118,41 @@ inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes
     }
   }
   if (plan.store.non_temporal) plan.copy_run(out, stage, n * plan.elem_bytes);
+}
+
+// Writes `items` border elements of width sizeof(T) from `out` on: the plan's fill element, or
+// src_row[src_bytes[k]] (RowBorders).
+template <typename T>
+inline void WriteBorderItems(uint8_t* out, const RowBorders& b, const uint8_t* src_row,
+                             const int64_t* src_bytes, uint32_t items) {
+  if (b.fill) {
+    T v;
+    std::memcpy(&v, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
+    for (uint32_t k = 0; k < items; ++k) std::memcpy(out + k * sizeof(T), &v, sizeof(T));
+  } else {
+    for (uint32_t k = 0; k < items; ++k) {
+      std::memcpy(out + k * sizeof(T), src_row + src_bytes[k], sizeof(T));
+    }
+  }
+}
+
+// The left (left == true) or right border of the row whose output starts at out_row and whose
+// source starts at src_row (row_items elements: the right border follows them).
+inline void WriteRowBorder(const Plan& plan, uint8_t* out_row, const uint8_t* src_row,
+                           uint64_t row_items, bool left) {
+  const RowBorders& b = plan.borders;
+  const uint32_t items = left ? b.left_items : b.right_items;
+  if (items == 0) return;
+  const int64_t* src_bytes = left ? b.left_src_bytes : b.right_src_bytes;
+  const int64_t elem = plan.elem_bytes;
+  uint8_t* out = left ? out_row - int64_t{items} * elem
+                      : out_row + static_cast<int64_t>(row_items) * elem;
+  switch (plan.elem_bytes) {
+    case 1: WriteBorderItems<uint8_t>(out, b, src_row, src_bytes, items); break;
+    case 2: WriteBorderItems<uint16_t>(out, b, src_row, src_bytes, items); break;
+    case 4: WriteBorderItems<uint32_t>(out, b, src_row, src_bytes, items); break;
+    default: WriteBorderItems<uint64_t>(out, b, src_row, src_bytes, items); break;
+  }
 }
 
 // Resolves n index tuples (every component) starting at `idx` into byte offsets.

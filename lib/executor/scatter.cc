@@ -46,6 +46,11 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
                          row.upd_stride_bytes, row_items);
         }
       }
+    } else if (plan.apply_indexed != nullptr && key_begin == 0 && key_end == kAllKeys) {
+      const ScatterComponent& c = plan.components[0];
+      plan.apply_indexed(args.output + out_off, row.out_stride_bytes, args.updates + upd_off,
+                         row.upd_stride_bytes, args.indices + idx_off + c.idx_offset_bytes,
+                         row.idx_stride_bytes, row_items, c.dim_size, c.pitch_bytes);
     } else {
       for (size_t i0 = 0; i0 < row_items; i0 += kChunkItems) {
         const size_t n = std::min(kChunkItems, row_items - i0);

@@ -443,6 +443,7 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
   // odometer over no loops, which costs nothing to set up (unlike a copy of `rows`).
   const bool prefetch_items = plan.prefetch.next_row_items && begin + 1 < end;
   Odometer ahead(plan, prefetch_items ? outer_count : 0, prefetch_items ? begin + 1 : 0);
+  const bool borders = plan.borders.left_items + plan.borders.right_items != 0;
 
   for (uint64_t unit = begin; unit < end; ++unit) {
     if (prefetch_items && unit + 1 < end) {
@@ -462,9 +463,15 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
                   reinterpret_cast<uintptr_t>(args.input) +
                   static_cast<uintptr_t>(r.in_off + plan.loops[outer_count - 1].in_stride_bytes))
             : nullptr;
+    if (borders && first == 0) {
+      WriteRowBorder(plan, args.output + r.out_off, args.input + r.in_off, p.row_items, true);
+    }
     ProcessRow<S>(plan, args, r.out_off + first_items * row.out_stride_bytes,
                r.in_off + first_items * row.in_stride_bytes,
                r.idx_off + first_items * row.idx_stride_bytes, count, pf, next_row_in);
+    if (borders && first + count == p.row_items) {
+      WriteRowBorder(plan, args.output + r.out_off, args.input + r.in_off, p.row_items, false);
+    }
     if (++piece < p.pieces_per_row) continue;
     piece = 0;
     rows.Step();

@@ -216,6 +216,39 @@ void ResolveDrop(const void* indices, int64_t idx_stride_bytes, size_t count, ui
   }
 }
 
+template <typename I, typename S>
+void ScatterIndexed(uint8_t* dst, int64_t dst_stride_bytes, const uint8_t* src,
+                    int64_t src_stride_bytes, const void* indices, int64_t idx_stride_bytes,
+                    size_t count, uint64_t dim_size, int64_t pitch_bytes) {
+  const auto* idx = static_cast<const uint8_t*>(indices);
+  int64_t idx_off = 0, src_off = 0, dst_off = 0;  // bumped: no multiply per operand
+  for (size_t i = 0; i < count; ++i) {
+    const I v = LoadAt<I>(idx + idx_off);
+    uint64_t u;
+    if constexpr (std::is_signed_v<I>) {
+      const auto w = static_cast<int64_t>(v);
+      u = static_cast<uint64_t>(w < 0 ? w + static_cast<int64_t>(dim_size) : w);
+    } else {
+      u = static_cast<uint64_t>(v);
+    }
+    if (u < dim_size) {
+      StoreAt<S>(dst + dst_off + static_cast<int64_t>(u) * pitch_bytes, LoadAt<S>(src + src_off));
+    }
+    idx_off += idx_stride_bytes;
+    src_off += src_stride_bytes;
+    dst_off += dst_stride_bytes;
+  }
+}
+
+template <typename I>
+void FillIndexed(ScatterKernels* k, IndexType type) {
+  const int t = static_cast<int>(type);
+  k->indexed[t][0] = ScatterIndexed<I, uint8_t>;
+  k->indexed[t][1] = ScatterIndexed<I, uint16_t>;
+  k->indexed[t][2] = ScatterIndexed<I, uint32_t>;
+  k->indexed[t][3] = ScatterIndexed<I, uint64_t>;
+}
+
 template <class Type>
 void FillRow(ScatterKernels* k, ScatterType type, bool arithmetic) {
   const int t = static_cast<int>(type);
@@ -241,6 +274,10 @@ ScatterKernels MakeKernels() {
   k.resolve[static_cast<int>(IndexType::kUint32)] = ResolveDrop<uint32_t>;
   k.resolve[static_cast<int>(IndexType::kInt64)] = ResolveDrop<int64_t>;
   k.resolve[static_cast<int>(IndexType::kUint64)] = ResolveDrop<uint64_t>;
+  FillIndexed<int32_t>(&k, IndexType::kInt32);
+  FillIndexed<uint32_t>(&k, IndexType::kUint32);
+  FillIndexed<int64_t>(&k, IndexType::kInt64);
+  FillIndexed<uint64_t>(&k, IndexType::kUint64);
   FillRow<BitsType<uint8_t>>(&k, ScatterType::kBits8, false);
   FillRow<BitsType<uint16_t>>(&k, ScatterType::kBits16, false);
   FillRow<BitsType<uint32_t>>(&k, ScatterType::kBits32, false);

@@ -54,8 +54,20 @@ using ScatterElemsFn = void (*)(uint8_t* dst, const int64_t* offsets_bytes, size
 using ScatterRunFn = void (*)(uint8_t* dst, int64_t dst_stride_bytes, const uint8_t* src,
                               int64_t src_stride_bytes, size_t count);
 
+// Replacement (kNone) along one index per item, resolved and applied in one pass: for i in
+// [0, count) in order, v = indices[i * idx_stride_bytes] is wrapped and checked as
+// ScatterResolveFn does (a dropped item writes nothing), then
+// dst[i * dst_stride_bytes + v * pitch_bytes] = src[i * src_stride_bytes] (the table slot's
+// width; where items share a destination the last one wins). idx_stride_bytes, dst_stride_bytes
+// and src_stride_bytes may be 0.
+using ScatterIndexedFn = void (*)(uint8_t* dst, int64_t dst_stride_bytes, const uint8_t* src,
+                                  int64_t src_stride_bytes, const void* indices,
+                                  int64_t idx_stride_bytes, size_t count, uint64_t dim_size,
+                                  int64_t pitch_bytes);
+
 struct ScatterKernels {
   ScatterResolveFn resolve[kIndexTypeCount];
+  ScatterIndexedFn indexed[kIndexTypeCount][4];  // by IndexType, WidthSlot
   ScatterElemsFn elems[kScatterTypeCount][kScatterReductionCount];  // null: not supported
   ScatterRunFn run[kScatterTypeCount][kScatterReductionCount];
 };

@@ -100,6 +100,11 @@ std::string DescribePlan(const Plan& plan) {
   if (plan.prefetch.next_row_items) {
     s += "    prefetch: the next row's items into L2 (its indices resolved ahead)\n";
   }
+  if (plan.borders.left_items + plan.borders.right_items != 0) {
+    s += StrFormat("    row borders: %u + %u items, %s, written with each row\n",
+                   plan.borders.left_items, plan.borders.right_items,
+                   plan.borders.fill ? "filled" : "copied from the source row");
+  }
   const Partition& p = plan.partition;
   s += StrFormat(
       "    partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "

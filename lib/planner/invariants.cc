@@ -118,6 +118,17 @@ Status CheckPlanInvariants(const Plan& plan) {
   DMLCPU_REQUIRE(s != Strategy::kFusedRowGather || plan.gather_row != nullptr,
                  "%s without gather_row", name);
 
+  const RowBorders& b = plan.borders;
+  DMLCPU_REQUIRE(b.left_items + b.right_items == 0 ||
+                     ((s == Strategy::kContiguousRun || s == Strategy::kRowsOfRuns ||
+                       s == Strategy::kStridedRows) &&
+                      row.out_stride_bytes == plan.elem_bytes &&
+                      (b.fill || (b.left_items <= RowBorders::kMaxCopiedItems &&
+                                  b.right_items <= RowBorders::kMaxCopiedItems))),
+                 "row borders (%u + %u items) with strategy %s: need a row loop over contiguous "
+                 "output rows and at most %u copied items per side",
+                 b.left_items, b.right_items, name, RowBorders::kMaxCopiedItems);
+
   // Policies.
   const PrefetchPolicy& f = plan.prefetch;
   DMLCPU_REQUIRE(!plan.store.non_temporal || row.out_stride_bytes == plan.elem_bytes,

@@ -146,10 +146,11 @@ int64_t Period(uint32_t mode, int64_t n) {
 class PaddingPlanner {
  public:
   PaddingPlanner(ProgramBuilder* b, const TensorInfo& in, const TensorInfo& out,
-                 const uint32_t* start)
+                 const uint32_t* start, const uint32_t* end)
       : b_(b), in_(in), out_(out), n_(in.rank) {
     for (uint32_t d = 0; d < n_; ++d) {
       start_[d] = start[d];
+      end_[d] = end[d];
       in_stride_[d] = static_cast<int64_t>(in.strides_elems[d] * in.elem_bytes);
       out_stride_[d] = static_cast<int64_t>(out.strides_elems[d] * out.elem_bytes);
     }
@@ -168,6 +169,37 @@ class PaddingPlanner {
     return nest;
   }
 
+  // Fused rows: every step that writes rows of the innermost dimension's interior also writes
+  // their borders along it, in the same pass (RowBorders), and no step of that dimension's own
+  // follows. Only where the innermost dimension is padded and contiguous in the output (and,
+  // for the modes that copy, each border at most RowBorders::kMaxCopiedItems wide).
+  // Returns false (and leaves the program alone) where it does not apply.
+  bool UseFusedRows(uint32_t mode, uint64_t fill_bits) {
+    const uint32_t w = n_ - 1;
+    const int64_t left = start_[w], right = end_[w];
+    if (left + right == 0 || out_stride_[w] != static_cast<int64_t>(out_.elem_bytes)) {
+      return false;
+    }
+    ProgramBuilder::BorderSpec& spec = borders_;
+    spec = ProgramBuilder::BorderSpec();
+    spec.left_items = static_cast<uint32_t>(left);
+    spec.right_items = static_cast<uint32_t>(right);
+    if (mode == DML_PADDING_MODE_CONSTANT) {
+      spec.fill = true;
+      spec.fill_bits = fill_bits;
+    } else {
+      if (left > RowBorders::kMaxCopiedItems || right > RowBorders::kMaxCopiedItems) return false;
+      const int64_t n = in_.sizes[w];
+      for (int64_t k = 0; k < left; ++k) spec.left_src_items[k] = SourceIndex(mode, k - left, n);
+      for (int64_t k = 0; k < right; ++k) spec.right_src_items[k] = SourceIndex(mode, n + k, n);
+    }
+    fused_ = true;
+    return true;
+  }
+  bool fused() const { return fused_; }
+  // After a step that could not carry the borders: plan them as steps of their own.
+  bool fusion_failed() const { return fusion_failed_; }
+
   Status Interior() {
     int64_t lo[kMaxRank], hi[kMaxRank];
     for (uint32_t d = 0; d < n_; ++d) {
@@ -176,13 +208,13 @@ class PaddingPlanner {
     }
     LoopNest nest = Box(lo, hi);
     for (uint32_t d = 0; d < n_; ++d) nest.in_strides_bytes[d] = in_stride_[d];
-    return b_->AddCopy(StepSource::kInput, 0, 0, nest);
+    return Copy(StepSource::kInput, nest);
   }
 
   // CONSTANT: for each dimension d, the two slabs where d is the first dimension outside the
   // interior (dimensions before d inside it, dimensions after d over the whole output).
   Status Fill(uint64_t fill_bits) {
-    for (uint32_t d = 0; d < n_; ++d) {
+    for (uint32_t d = 0; d < (fused_ ? n_ - 1 : n_); ++d) {
       int64_t lo[kMaxRank], hi[kMaxRank];
       for (uint32_t j = 0; j < n_; ++j) {
         lo[j] = j < d ? start_[j] : 0;
@@ -205,7 +237,7 @@ class PaddingPlanner {
   // interior along d (the input for the first padded dimension, the output after it).
   Status Mirror(uint32_t mode, const uint32_t* end) {
     bool first = true;
-    for (uint32_t d = 0; d < n_; ++d) {
+    for (uint32_t d = 0; d < (fused_ ? n_ - 1 : n_); ++d) {
       if (start_[d] == 0 && end[d] == 0) continue;
       int64_t lo[kMaxRank], hi[kMaxRank];
       for (uint32_t j = 0; j < n_; ++j) {
@@ -264,7 +296,7 @@ class PaddingPlanner {
       LoopNest nest = Box(lo, hi);
       for (uint32_t j = 0; j < n_; ++j) nest.in_strides_bytes[j] = out_stride_[j];
       nest.in_base_bytes = nest.out_base_bytes + (source - target) * out_stride_[d];
-      Status st = b_->AddCopy(StepSource::kOutput, 0, 0, nest);
+      Status st = Copy(StepSource::kOutput, nest);
       if (!st.ok()) return st;
       written += count;
     }
@@ -292,7 +324,16 @@ class PaddingPlanner {
       nest.in_strides_bytes[d] = step * out_stride_[d];
       nest.in_base_bytes += (start_[d] + src) * out_stride_[d];
     }
-    return b_->AddCopy(from_input ? StepSource::kInput : StepSource::kOutput, 0, 0, nest);
+    return Copy(from_input ? StepSource::kInput : StepSource::kOutput, nest);
+  }
+
+  // Every copy of rows along the innermost dimension's interior (all of them, with fused rows).
+  Status Copy(StepSource source, const LoopNest& nest) {
+    if (!fused_) return b_->AddCopy(source, 0, 0, nest);
+    bool placed = true;
+    Status s = b_->AddBorderedCopy(source, 0, 0, nest, borders_, &placed);
+    if (s.ok() && !placed) fusion_failed_ = true;
+    return s;
   }
 
   ProgramBuilder* b_;
@@ -300,8 +341,12 @@ class PaddingPlanner {
   const TensorInfo& out_;
   uint32_t n_;
   int64_t start_[kMaxRank] = {};
+  int64_t end_[kMaxRank] = {};
   int64_t in_stride_[kMaxRank] = {};
   int64_t out_stride_[kMaxRank] = {};
+  bool fused_ = false;
+  bool fusion_failed_ = false;
+  ProgramBuilder::BorderSpec borders_;
 };
 
 // Validation and program shared by both versions; `fill_bits` is read only for CONSTANT.
@@ -357,11 +402,8 @@ Status BuildPadding(const PaddingArgs& a, bool typed_value, uint32_t value_type,
   b->AddOutput("OutputTensor", out);
   program->geometry.input = in;
   program->geometry.output = out;
-  PaddingPlanner planner(b, in, out, a.start);
-  s = planner.Interior();
-  if (!s.ok()) return s;
+  uint64_t bits = 0;
   if (a.mode == DML_PADDING_MODE_CONSTANT) {
-    uint64_t bits = 0;
     if (typed_value) {
       // As DirectML reads the union (measured): 64-bit types whole; narrower ones from its low
       // 32 bits, saturated to the element's all-ones (the typed member itself whenever the
@@ -374,9 +416,24 @@ Status BuildPadding(const PaddingArgs& a, bool typed_value, uint32_t value_type,
     } else {
       bits = ConvertPaddingValue(in.data_type, value);
     }
-    return planner.Fill(bits);
   }
-  return planner.Mirror(a.mode, a.end);
+  // Fused rows where they apply to every step; otherwise the borders as steps of their own.
+  const auto plan_steps = [&](bool fuse, bool* fused) {
+    program->steps.clear();
+    PaddingPlanner planner(b, in, out, a.start, a.end);
+    *fused = fuse && planner.UseFusedRows(a.mode, bits);
+    if (fuse && !*fused) return Status::Ok();
+    Status st = planner.Interior();
+    if (st.ok()) {
+      st = a.mode == DML_PADDING_MODE_CONSTANT ? planner.Fill(bits) : planner.Mirror(a.mode, a.end);
+    }
+    *fused = *fused && !planner.fusion_failed();
+    return st;
+  };
+  bool fused = false;
+  s = plan_steps(/*fuse=*/true, &fused);
+  if (!s.ok() || fused) return s;
+  return plan_steps(/*fuse=*/false, &fused);
 }
 
 }  // namespace

@@ -296,6 +296,11 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   plan->resolve = k.resolve[static_cast<int>(g.index_type)];
   plan->apply_elems = k.elems[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
   plan->apply_run = k.run[static_cast<int>(plan->type)][static_cast<int>(plan->reduction)];
+  if (plan->reduction == kernels::ScatterReduction::kNone && !plan->tuple_per_row &&
+      plan->component_count == 1) {
+    plan->apply_indexed =
+        k.indexed[static_cast<int>(g.index_type)][kernels::WidthSlot(out.elem_bytes)];
+  }
   if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
       row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
       static_cast<uint64_t>(row.size) * out.elem_bytes >= kMinStreamRowBytes) {
@@ -444,6 +449,9 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
                    static_cast<unsigned long long>(plan.strip_items));
   }
   if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
+  if (plan.apply_indexed != nullptr) {
+    s += "    each index resolved and its update written in one pass (whole key range)\n";
+  }
   return s;
 }
 

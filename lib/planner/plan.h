@@ -113,6 +113,22 @@ struct Partition {
   bool parallel = false;        // false below the serial cutoff: never touch the thread pool
 };
 
+// Elements written just before and just after each output row, in the same pass as the row
+// (PADDING's borders along the innermost dimension: one pass over each output line instead of a
+// copy and then border steps). The row's output is contiguous; rows may be split into pieces
+// (the first piece writes the left border, the last the right one).
+struct RowBorders {
+  static constexpr uint32_t kMaxCopiedItems = 8;  // per side, when copied from the source row
+  uint32_t left_items = 0;   // 0 and 0: no borders
+  uint32_t right_items = 0;
+  bool fill = false;         // every border element is fill_bits (any count)
+  uint64_t fill_bits = 0;    // little-endian, the low elem_bytes bytes
+  // !fill: border element k copies the source element at this byte offset from the row's first
+  // source element (an element of the same source row: inside the step's read extent).
+  int64_t left_src_bytes[kMaxCopiedItems] = {};
+  int64_t right_src_bytes[kMaxCopiedItems] = {};
+};
+
 // The plan of one affine step: loops, strategy, policies, partition and resolved kernels.
 struct Plan {
   uint32_t elem_bytes = 0;
@@ -135,6 +151,7 @@ struct Plan {
   // kPackedStrips: bytes of one packed strip (the gathered axis' dim_size rows of the strip's
   // row bytes, contiguous); 0 otherwise.
   uint64_t pack_bytes = 0;
+  RowBorders borders;  // kContiguousRun, kRowsOfRuns and kStridedRows only
   Partition partition;
 
   // Kernels resolved at Compile time (null where the strategy calls none).

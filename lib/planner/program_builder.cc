@@ -68,6 +68,65 @@ Status ProgramBuilder::AddCopy(StepSource source, uint32_t source_binding,
   return AddStep(StepKind::kAffineCopy, source, source_binding, output_binding, nest, 0);
 }
 
+Status ProgramBuilder::AddBorderedCopy(StepSource source, uint32_t source_binding,
+                                       uint32_t output_binding, const LoopNest& nest,
+                                       const BorderSpec& borders, bool* placed) {
+  *placed = true;
+  return AddStep(StepKind::kAffineCopy, source, source_binding, output_binding, nest, 0,
+                 &borders, placed);
+}
+
+bool ProgramBuilder::PlaceBorders(const LoopNest& nest, const BorderSpec& spec,
+                                  int64_t out_base_bytes, uint64_t out_required_bytes,
+                                  Plan* plan) const {
+  if (nest.loop_count == 0) return false;
+  const int64_t elem = plan->elem_bytes;
+  const uint32_t inner = nest.loop_count - 1;
+  const Loop& row = plan->loops[plan->loop_count - 1];
+  const bool row_loop = plan->strategy == Strategy::kContiguousRun ||
+                        plan->strategy == Strategy::kRowsOfRuns ||
+                        plan->strategy == Strategy::kStridedRows;
+  if (!row_loop || (plan->tiling != Tiling::kNone && plan->tiling != Tiling::kRunTiles) ||
+      nest.out_strides_bytes[inner] != elem ||
+      row.out_stride_bytes != elem || row.size != nest.sizes[inner]) {
+    return false;
+  }
+  RowBorders b;
+  b.left_items = spec.left_items;
+  b.right_items = spec.right_items;
+  b.fill = spec.fill;
+  b.fill_bits = spec.fill_bits;
+  if (!spec.fill) {
+    if (spec.left_items > RowBorders::kMaxCopiedItems ||
+        spec.right_items > RowBorders::kMaxCopiedItems) {
+      return false;
+    }
+    const auto source_offset = [&](int64_t item, int64_t* bytes) {
+      if (item < 0 || item >= row.size) return false;
+      *bytes = item * row.in_stride_bytes;
+      return true;
+    };
+    for (uint32_t k = 0; k < spec.left_items; ++k) {
+      if (!source_offset(spec.left_src_items[k], &b.left_src_bytes[k])) return false;
+    }
+    for (uint32_t k = 0; k < spec.right_items; ++k) {
+      if (!source_offset(spec.right_src_items[k], &b.right_src_bytes[k])) return false;
+    }
+  }
+  // The bordered rows stay inside the output binding.
+  Loop loops[kMaxRank];
+  for (uint32_t i = 0; i < plan->loop_count; ++i) loops[i] = plan->loops[i];
+  loops[plan->loop_count - 1].size += int64_t{spec.left_items} + spec.right_items;
+  int64_t first = 0, end = 0;
+  if (!Extent(loops, plan->loop_count, out_base_bytes - int64_t{spec.left_items} * elem, false,
+              plan->elem_bytes, &first, &end) ||
+      first < 0 || static_cast<uint64_t>(end) > out_required_bytes) {
+    return false;
+  }
+  plan->borders = b;
+  return true;
+}
+
 Status ProgramBuilder::AddFill(uint32_t output_binding, const LoopNest& nest,
                                uint64_t fill_bits) {
   return AddStep(StepKind::kFill, StepSource::kInput, kNoBinding, output_binding, nest,
@@ -76,7 +135,7 @@ Status ProgramBuilder::AddFill(uint32_t output_binding, const LoopNest& nest,
 
 Status ProgramBuilder::AddStep(StepKind kind, StepSource source, uint32_t source_binding,
                                uint32_t output_binding, const LoopNest& nest,
-                               uint64_t fill_bits) {
+                               uint64_t fill_bits, const BorderSpec* borders, bool* placed) {
   const char* op = program_->geometry.name;
   const uint32_t step_index = static_cast<uint32_t>(program_->steps.size());
   const auto fail = [&](const std::string& what) {
@@ -159,6 +218,11 @@ Status ProgramBuilder::AddStep(StepKind kind, StepSource source, uint32_t source
   plan.shape = Classify(plan);
   plan.partition = MakePartition(plan, tuning);
   ChooseStrategy(&plan, out.required_bytes, in_bytes, settings_.concurrency, tuning);
+  if (borders != nullptr &&
+      !PlaceBorders(nest, *borders, out_base_bytes, out.required_bytes, &plan)) {
+    *placed = false;
+    return Status::Ok();
+  }
   program_->steps.push_back(step);
   return Status::Ok();
 }

@@ -57,6 +57,27 @@ class ProgramBuilder {
   Status AddCopy(StepSource source, uint32_t source_binding, uint32_t output_binding,
                  const LoopNest& nest);
 
+  // What a copy step writes around each row (the nest's innermost loop, whose output stride
+  // must be one element): `left_items` elements just before the row and `right_items` just
+  // after it, each fill_bits (fill) or the row's source element at index left_src_items[k] /
+  // right_src_items[k] of the innermost loop (< its size; at most RowBorders::kMaxCopiedItems per
+  // side).
+  struct BorderSpec {
+    uint32_t left_items = 0;
+    uint32_t right_items = 0;
+    bool fill = false;
+    uint64_t fill_bits = 0;
+    int64_t left_src_items[RowBorders::kMaxCopiedItems] = {};
+    int64_t right_src_items[RowBorders::kMaxCopiedItems] = {};
+  };
+
+  // AddCopy whose rows also write their borders in the same pass. *placed is false (and nothing
+  // is added) when the planned step cannot carry them (its innermost loop is not the nest's
+  // innermost loop, or its strategy is not a row loop over contiguous output rows): the caller
+  // then plans the borders as steps of their own.
+  Status AddBorderedCopy(StepSource source, uint32_t source_binding, uint32_t output_binding,
+                         const LoopNest& nest, const BorderSpec& borders, bool* placed);
+
   // Appends one fill step: every element the nest addresses in `output_binding` becomes the
   // element whose little-endian bit pattern is the low nest.elem_bytes bytes of fill_bits.
   Status AddFill(uint32_t output_binding, const LoopNest& nest, uint64_t fill_bits);
@@ -65,8 +86,13 @@ class ProgramBuilder {
   Program* program() { return program_; }
 
  private:
+  // borders: null for none; then *placed (may be null) is left alone.
   Status AddStep(StepKind kind, StepSource source, uint32_t source_binding,
-                 uint32_t output_binding, const LoopNest& nest, uint64_t fill_bits);
+                 uint32_t output_binding, const LoopNest& nest, uint64_t fill_bits,
+                 const BorderSpec* borders = nullptr, bool* placed = nullptr);
+  // Sets plan.borders when the plan can carry them (see AddBorderedCopy); false otherwise.
+  bool PlaceBorders(const LoopNest& nest, const BorderSpec& spec, int64_t out_base_bytes,
+                    uint64_t out_required_bytes, Plan* plan) const;
 
   PlanSettings settings_;
   Program* program_;

@@ -73,6 +73,9 @@ struct ScatterPlan {
   kernels::ScatterResolveFn resolve = nullptr;
   kernels::ScatterElemsFn apply_elems = nullptr;
   kernels::ScatterRunFn apply_run = nullptr;
+  // kNone with one index per item (one component): resolved and applied in one pass per row
+  // where a slice owns every key; else null.
+  kernels::ScatterIndexedFn apply_indexed = nullptr;
   // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
   // and updates: copied with non-temporal stores (fenced per call), so that a row landing in
   // a cold part of a large output is written without reading it first; else null.

@@ -469,6 +469,34 @@ void RunRandom(const char* name, uint64_t salt, bool all_ranks, Draw draw) {
   }
 }
 
+// Borders along the innermost dimension are written with each row (RowBorders): rows long
+// enough to be split into pieces on several threads (the first piece writes the left border,
+// the last the right), every element width, every mode, packed and row-strided outputs whose
+// gaps must stay untouched, bindings starting off a cache line.
+TEST(PaddingTest, BordersWrittenWithLongRows) {
+  const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64};
+  const std::vector<uint32_t> in = {2, 140001};
+  const std::vector<uint32_t> start = {1, 3}, end = {0, 8};
+  const uint32_t out_w = in[1] + start[1] + end[1];
+  uint64_t seed = 0xB0DE5;
+  for (DML_TENSOR_DATA_TYPE type : types) {
+    for (uint32_t mode = 0; mode < 5; ++mode) {
+      for (bool gaps : {false, true}) {
+        PaddingTester tester;
+        tester.DataType(type).Mode(static_cast<DML_PADDING_MODE>(mode)).InputSizes(in);
+        tester.StartPadding(start).EndPadding(end).Value(-7.0f);
+        if (gaps) tester.OutputStrides({out_w + 5, 1});
+        tester.Misalignment(gaps ? 48 : 16);
+        std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
+        ASSERT_NE(op_case, nullptr);
+        SCOPED_TRACE(op_case->description);
+        EXPECT_TRUE(RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, ++seed));
+      }
+    }
+  }
+}
+
 TEST(PaddingTest, RandomAgainstReference) {
   RunRandom("PADDING", 1, true, [](Rng& rng, bool large, Coverage* coverage) {
     const uint32_t n = large ? Uniform(rng, 2, 4) : Uniform(rng, 1, 8);

@@ -47,31 +47,57 @@ Program CompilePadding(std::vector<uint32_t> in_sizes, std::vector<uint32_t> sta
   return Compile(DML_OPERATOR_PADDING, &desc);
 }
 
-TEST(PaddingProgramTest, ConstantIsTheInteriorCopyAndFourFills) {
+TEST(PaddingProgramTest, ConstantIsTheBorderedInteriorCopyAndTwoFills) {
+  // The left and right columns are written with each interior row (RowBorders), not by steps
+  // of their own that would traverse the output's lines again.
   const Program p =
       CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
-  ASSERT_EQ(p.steps.size(), 5u);
+  ASSERT_EQ(p.steps.size(), 3u);
   EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
-  EXPECT_EQ(p.steps[0].out_base_bytes, 236);          // row 1, column 1
-  const int64_t fill_bases[] = {0, 13224, 232, 460};  // top, bottom, left, right
-  for (int i = 1; i < 5; ++i) {
+  EXPECT_EQ(p.steps[0].out_base_bytes, 236);  // row 1, column 1
+  const RowBorders& b = p.steps[0].plan.borders;
+  EXPECT_EQ(b.left_items, 1u);
+  EXPECT_EQ(b.right_items, 1u);
+  EXPECT_TRUE(b.fill);
+  const int64_t fill_bases[] = {0, 13224};  // top, bottom
+  for (int i = 1; i < 3; ++i) {
     EXPECT_EQ(p.steps[i].kind, StepKind::kFill);
     EXPECT_EQ(p.steps[i].out_base_bytes, fill_bases[i - 1]) << "step " << i;
+    EXPECT_EQ(p.steps[i].plan.borders.left_items + p.steps[i].plan.borders.right_items, 0u);
   }
 }
 
-TEST(PaddingProgramTest, ReflectRowsFromTheInputColumnsFromTheOutput) {
+TEST(PaddingProgramTest, ReflectRowsFromTheInputWithTheirColumns) {
   const Program p =
       CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2}, DML_PADDING_MODE_REFLECTION);
-  ASSERT_EQ(p.steps.size(), 5u);
-  const StepSource sources[] = {StepSource::kInput, StepSource::kInput, StepSource::kInput,
-                                StepSource::kOutput, StepSource::kOutput};
-  const int64_t out_bases[] = {72, 8, 200, 0, 24};
-  for (int i = 0; i < 5; ++i) {
+  ASSERT_EQ(p.steps.size(), 3u);
+  const int64_t out_bases[] = {72, 8, 200};  // interior, top rows, bottom rows
+  for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(p.steps[i].kind, StepKind::kAffineCopy);
-    EXPECT_EQ(p.steps[i].source, sources[i]) << "step " << i;
+    EXPECT_EQ(p.steps[i].source, StepSource::kInput) << "step " << i;
     EXPECT_EQ(p.steps[i].out_base_bytes, out_bases[i]) << "step " << i;
+    // Columns -2, -1 read input columns 2, 1; columns 4, 5 read 2, 1 (4-byte elements).
+    const RowBorders& b = p.steps[i].plan.borders;
+    ASSERT_EQ(b.left_items, 2u);
+    ASSERT_EQ(b.right_items, 2u);
+    EXPECT_FALSE(b.fill);
+    EXPECT_EQ(b.left_src_bytes[0], 8);
+    EXPECT_EQ(b.left_src_bytes[1], 4);
+    EXPECT_EQ(b.right_src_bytes[0], 8);
+    EXPECT_EQ(b.right_src_bytes[1], 4);
   }
+}
+
+TEST(PaddingProgramTest, WideCopiedColumnsAreStepsOfTheirOwn) {
+  // More than RowBorders::kMaxCopiedItems columns to copy: rows from the input, then the
+  // columns from the output.
+  const Program p =
+      CompilePadding({1, 1, 4, 4}, {0, 0, 2, 9}, {0, 0, 2, 0}, DML_PADDING_MODE_REFLECTION);
+  ASSERT_GE(p.steps.size(), 4u);
+  for (const Step& step : p.steps) {
+    EXPECT_EQ(step.plan.borders.left_items + step.plan.borders.right_items, 0u);
+  }
+  EXPECT_EQ(p.steps.back().source, StepSource::kOutput);
 }
 
 TEST(PaddingProgramTest, PadsFarPastTheInputTakeLogarithmicallyManySteps) {

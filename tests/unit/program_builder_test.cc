@@ -138,6 +138,86 @@ TEST(ProgramBuilderTest, StridedFillLeavesTheGaps) {
   }
 }
 
+TEST(ProgramBuilderTest, BorderedCopyWritesRowsWithTheirBordersEveryWidth) {
+  // {5,6} rows copied into columns 2..7 of a {5,12} output with 2 + 3 border elements (columns
+  // 0-1, 8-10): filled, then copied from source columns {4, 0} and {5, 1, 3}; column 11 is a
+  // gap never written.
+  for (uint32_t w : {1u, 2u, 4u, 8u}) {
+    for (bool fill : {true, false}) {
+      Program program;
+      ProgramBuilder b(PlanSettings(), &program);
+      program.geometry.name = "TEST";
+      const uint32_t in = b.AddInput("IN", Packed(w, {5, 6}));
+      const uint32_t out = b.AddOutput("OUT", Packed(w, {5, 12}));
+      ProgramBuilder::BorderSpec spec;
+      spec.left_items = 2;
+      spec.right_items = 3;
+      spec.fill = fill;
+      spec.fill_bits = 0xA5A5A5A5A5A5A5A5ull;
+      const int64_t left_src[] = {4, 0}, right_src[] = {5, 1, 3};
+      for (int k = 0; k < 2; ++k) spec.left_src_items[k] = left_src[k];
+      for (int k = 0; k < 3; ++k) spec.right_src_items[k] = right_src[k];
+      bool placed = false;
+      ASSERT_TRUE(b.AddBorderedCopy(StepSource::kInput, in, out,
+                                    Nest(w, {5, 6}, {6 * w, w}, {12 * w, w}, 0, 2 * w), spec,
+                                    &placed)
+                      .ok());
+      ASSERT_TRUE(placed);
+      std::vector<uint8_t> src(30 * w), result(60 * w, 0x11);
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 7 + 1);
+      RunSteps(program, 2, {src.data()}, {result.data()});
+      for (uint32_t r = 0; r < 5; ++r) {
+        for (uint32_t c = 0; c < 12; ++c) {
+          const uint8_t* got = result.data() + (r * 12 + c) * w;
+          std::vector<uint8_t> want(w, 0x11);
+          int64_t from = -1;  // source column
+          if (c >= 2 && c < 8) from = c - 2;
+          if (c < 2 && !fill) from = left_src[c];
+          if (c >= 8 && c < 11 && !fill) from = right_src[c - 8];
+          if (from >= 0) {
+            std::memcpy(want.data(), src.data() + (r * 6 + from) * w, w);
+          } else if (fill && c != 11) {
+            std::memcpy(want.data(), &spec.fill_bits, w);
+          }
+          EXPECT_EQ(std::memcmp(got, want.data(), w), 0)
+              << "width " << w << (fill ? " fill" : " copy") << " row " << r << " column " << c;
+        }
+      }
+    }
+  }
+}
+
+TEST(ProgramBuilderTest, BorderedCopyRefusesWhatItCannotCarry) {
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t in = b.AddInput("IN", Packed(4, {4, 4}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {4, 8}));
+  ProgramBuilder::BorderSpec spec;
+  spec.left_items = 1;
+  spec.right_items = 1;
+  spec.fill = true;
+  bool placed = true;
+  // A strided output row.
+  ASSERT_TRUE(b.AddBorderedCopy(StepSource::kInput, in, out,
+                                Nest(4, {4, 4}, {16, 4}, {32, 8}, 0, 4), spec, &placed)
+                  .ok());
+  EXPECT_FALSE(placed);
+  // Borders past the binding (the left one of row 0 at byte -4).
+  ASSERT_TRUE(b.AddBorderedCopy(StepSource::kInput, in, out,
+                                Nest(4, {4, 4}, {16, 4}, {32, 4}, 0, 0), spec, &placed)
+                  .ok());
+  EXPECT_FALSE(placed);
+  // A copied border element outside the row.
+  spec.fill = false;
+  spec.left_src_items[0] = 4;
+  ASSERT_TRUE(b.AddBorderedCopy(StepSource::kInput, in, out,
+                                Nest(4, {4, 4}, {16, 4}, {32, 4}, 0, 4), spec, &placed)
+                  .ok());
+  EXPECT_FALSE(placed);
+  EXPECT_TRUE(program.steps.empty());
+}
+
 TEST(ProgramBuilderTest, LargeFillStreams) {
   // 40 MiB: above the streaming threshold, so the broadcast goes through non-temporal stores.
   const uint32_t count = 10u << 20;

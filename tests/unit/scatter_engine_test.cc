@@ -222,6 +222,59 @@ void CopyInput(const ScatterGeometry& g, const uint8_t* in, uint8_t* out) {
   }
 }
 
+// The one-pass replacement kernel against resolve-then-apply (scatter_kernels.h): every index
+// type and width, negative, out-of-range (dropped) and duplicate indices, zero and non-zero
+// destination, update and index strides; the whole destination buffer must match.
+TEST(ScatterEngine, IndexedKernelMatchesResolveThenApply) {
+  const kernels::ScatterKernels& k = kernels::GetScatterKernels();
+  const kernels::ScatterType bits[4] = {kernels::ScatterType::kBits8, kernels::ScatterType::kBits16,
+                                        kernels::ScatterType::kBits32,
+                                        kernels::ScatterType::kBits64};
+  const uint32_t index_bytes[kernels::kIndexTypeCount] = {4, 4, 8, 8};
+  std::mt19937_64 rng(0x5CA77E2);
+  for (int it = 0; it < kernels::kIndexTypeCount; ++it) {
+    for (int slot = 0; slot < 4; ++slot) {
+      for (int variant = 0; variant < 4; ++variant) {
+        const int64_t w = int64_t{1} << slot;
+        const size_t count = 300;
+        const uint64_t dim_size = 37;
+        const int64_t pitch_bytes = 3 * w;  // dimension elements 3 apart
+        const int64_t dst_stride_bytes = variant & 1 ? 0 : dim_size * pitch_bytes;
+        const int64_t src_stride_bytes = variant & 2 ? 0 : 2 * w;
+        const int64_t idx_stride_bytes = variant == 3 ? 0 : index_bytes[it];
+        std::vector<uint8_t> indices(count * index_bytes[it]), src(count * 2 * w);
+        for (auto& b : src) b = static_cast<uint8_t>(rng());
+        const bool is_signed = it == 0 || it == 2;
+        for (size_t i = 0; i < count; ++i) {
+          int64_t v = static_cast<int64_t>(rng() % (dim_size + 6)) - 3;  // -3 .. D+2
+          if (!is_signed && v < 0) v = static_cast<int64_t>(dim_size) + 1000;  // dropped
+          if (is_signed && rng() % 4 == 0) v -= static_cast<int64_t>(dim_size);  // wraps
+          if (index_bytes[it] == 4) {
+            const auto v32 = static_cast<uint32_t>(v);
+            std::memcpy(indices.data() + i * 4, &v32, 4);
+          } else {
+            std::memcpy(indices.data() + i * 8, &v, 8);
+          }
+        }
+        const size_t dst_bytes =
+            static_cast<size_t>(dst_stride_bytes * (count - 1) + dim_size * pitch_bytes + 16);
+        std::vector<uint8_t> want(dst_bytes), got(dst_bytes);
+        for (auto& b : want) b = static_cast<uint8_t>(rng());
+        got = want;
+        std::vector<int64_t> offsets(count);
+        for (size_t i = 0; i < count; ++i) offsets[i] = static_cast<int64_t>(i) * dst_stride_bytes;
+        k.resolve[it](indices.data(), idx_stride_bytes, count, dim_size, pitch_bytes,
+                      offsets.data());
+        k.elems[static_cast<int>(bits[slot])][0](want.data(), offsets.data(), count, src.data(),
+                                                 src_stride_bytes, 0, uint64_t{1} << 62);
+        k.indexed[it][slot](got.data(), dst_stride_bytes, src.data(), src_stride_bytes,
+                            indices.data(), idx_stride_bytes, count, dim_size, pitch_bytes);
+        EXPECT_EQ(got, want) << "index type " << it << " width " << w << " variant " << variant;
+      }
+    }
+  }
+}
+
 TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
   std::mt19937_64 rng(20261126);
   ExecutorOptions executor_options;
