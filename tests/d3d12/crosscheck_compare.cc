@@ -8,8 +8,10 @@
 //
 // Per case: the CPU backend must equal the reference (dmlcpu's own rule, always). DirectML must
 // have run and written every output element and nothing else (sentinel). In-range cases must be
-// byte-identical to the CPU. Out-of-range cases: DirectML clamps the read address, dmlcpu each
-// coordinate (docs/semantics.md#observed-directml-behaviour), so only "DirectML ran" is
+// byte-identical to the CPU (the scatters' in-range cases never send two updates to one element).
+// Out-of-range cases: DirectML clamps a gather's read address, dmlcpu each coordinate
+// (docs/semantics.md#observed-directml-behaviour); DirectML drops a scatter's write by address,
+// dmlcpu by coordinate (docs/semantics.md#scatter-and-scatter_nd); so only "DirectML ran" is
 // required. Descriptors of the two DirectML bugs listed there, and cases DirectML crashed on under
 // wine, are reported, not counted as failures of either side; the D3D12 backend avoids the two bugs
 // with equivalent descriptors, so without --raw those cases must be byte-identical too.

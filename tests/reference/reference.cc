@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/reference_internal.h"
+#include "reference/reference_scatter.h"
 
 namespace dmlcpu_test {
 
@@ -516,6 +517,12 @@ ReferenceResult RunReference(const DML_OPERATOR_DESC& desc, const void* const* i
       return ReferenceIdentity(
           *static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc), inputs[0],
           outputs[0]);
+    case DML_OPERATOR_SCATTER:
+      return ReferenceScatter(*static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                              inputs[1], inputs[2], outputs[0]);
+    case DML_OPERATOR_SCATTER_ND:
+      return ReferenceScatterNd(*static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc),
+                                inputs[0], inputs[1], inputs[2], outputs[0]);
     case DML_OPERATOR_JOIN:
       return ReferenceJoin(*static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc), inputs,
                            outputs[0]);
