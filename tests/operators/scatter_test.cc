@@ -483,6 +483,28 @@ TEST(Scatter, ValidationMessages) {
     EXPECT_EQ(device.Compile(op.desc).status().message(),
               "SCATTER_ND: UpdatesTensor is null, expected a non-null pointer");
   }
+  {
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {3, 4}, {2, 1}, {2, 4},
+               2u, 3u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: IndicesDimensionCount is 3, expected in [1, 2] "
+              "(IndicesTensor.DimensionCount)");
+  }
+  {  // r = 1: the leading input dimension must be 1
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {3, 4}, {2, 1}, {1, 2},
+               1u, 2u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: InputTensor.Sizes[0] is 3, expected 1: only the last "
+              "InputDimensionCount (1) dimensions are real");
+  }
+  {  // q = r = N = 3, t = 1: the updates would need (q - 1) + (r - t) = 4 dimensions
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 4}, {2, 2, 1},
+               {2, 2, 3}, 3u, 3u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: the updates need 4 dimensions ((IndicesDimensionCount - 1) + "
+              "(InputDimensionCount - tuple size 1)), expected <= 3 "
+              "(UpdatesTensor.DimensionCount)");
+  }
 }
 
 }  // namespace
