@@ -590,6 +590,14 @@ std::vector<const DML_TENSOR_DESC*> InputTensorsOf(const DML_OPERATOR_DESC& desc
       return {static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc)->InputTensor};
     case DML_OPERATOR_TILE:
       return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SCATTER: {
+      const auto& d = *static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    }
+    case DML_OPERATOR_SCATTER_ND: {
+      const auto& d = *static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    }
     // New operators: one case each here (array fields expand in order).
     default:
       return {};
@@ -640,6 +648,10 @@ std::vector<const DML_TENSOR_DESC*> OutputTensorsOf(const DML_OPERATOR_DESC& des
     }
     case DML_OPERATOR_TILE:
       return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SCATTER:
+      return {static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SCATTER_ND:
+      return {static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     // New operators: one case each here (array fields expand in order).
     default:
       return {};
