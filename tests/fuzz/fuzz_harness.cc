@@ -863,11 +863,13 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
         b[i].misalign_bytes = 1 + in.U8() % 63;
         break;
       case 14:
-      case 15:
+      case 15:  // 14: exactly another binding's pointer (a scatter's in place when it is input 0)
         b[i].pointer_mode = 3;
         b[i].alias_target = in.U8() % specs.size();
         b[i].alias_delta_bytes =
-            static_cast<int64_t>(in.U32() % (2 * total + 1)) - static_cast<int64_t>(total);
+            (mode & 15) == 14
+                ? 0
+                : static_cast<int64_t>(in.U32() % (2 * total + 1)) - static_cast<int64_t>(total);
         break;
       default:
         break;
