@@ -211,8 +211,10 @@ void ResolveDrop(const void* indices, int64_t idx_stride_bytes, size_t count, ui
     } else {
       u = static_cast<uint64_t>(v);
     }
-    const int64_t off = offsets_bytes[i] + static_cast<int64_t>(u) * pitch_bytes;
-    offsets_bytes[i] = (u < dim_size && offsets_bytes[i] >= 0) ? off : kDroppedOffset;
+    // The product only for an index in range: a huge one would overflow int64_t (UB).
+    offsets_bytes[i] = (u < dim_size && offsets_bytes[i] >= 0)
+                           ? offsets_bytes[i] + static_cast<int64_t>(u) * pitch_bytes
+                           : kDroppedOffset;
   }
 }
 

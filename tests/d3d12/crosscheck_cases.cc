@@ -179,6 +179,10 @@ void BuildDesc(Case* c) {
     case DML_OPERATOR_TILE:
       BuildCopyOpsDesc(c);
       break;
+    case DML_OPERATOR_SCATTER:
+    case DML_OPERATOR_SCATTER_ND:
+      BuildScatterDesc(c);
+      break;
     default:
       break;
   }
@@ -213,6 +217,9 @@ bool ChooseShapes(Rng& rng, Case* c) {
     case DML_OPERATOR_SPLIT:
     case DML_OPERATOR_TILE:
       return ChooseCopyOpsShapes(rng, c);
+    case DML_OPERATOR_SCATTER:
+    case DML_OPERATOR_SCATTER_ND:
+      return ChooseScatterShapes(rng, c);
     // New families: one case each here, returning their crosscheck_cases_<family>.cc chooser.
     default:
       return false;
@@ -421,12 +428,16 @@ std::string Case::Describe() const {
     case DML_OPERATOR_TILE:
       s += DescribeCopyOps(*this);
       break;
+    case DML_OPERATOR_SCATTER:
+    case DML_OPERATOR_SCATTER_ND:
+      s += DescribeScatter(*this);
+      break;
     default:
       break;
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string name = i == 0 && inputs.size() == 1 ? "in"
-                             : has_indices                ? (i == 0 ? "in" : "idx")
+                             : has_indices ? (i == 0 ? "in" : (i == 1 ? "idx" : "upd"))
                                                           : "in" + std::to_string(i);
     s += "; " + tensor(name.c_str(), inputs[i]);
   }
@@ -449,7 +460,8 @@ std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
                                            DML_OPERATOR_SPACE_TO_DEPTH1,
                                            DML_OPERATOR_SLICE_GRAD,
                                            DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_JOIN,
-                                           DML_OPERATOR_SPLIT, DML_OPERATOR_TILE};
+                                           DML_OPERATOR_SPLIT, DML_OPERATOR_TILE,
+                                           DML_OPERATOR_SCATTER, DML_OPERATOR_SCATTER_ND};
   constexpr size_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
   static const dmlcpu::Device validator(dmlcpu::DeviceOptions{1, nullptr});
   Rng rng(seed * 0x100000001B3ull ^ (index + 1) * 0x9E3779B97F4A7C15ull);
@@ -484,7 +496,9 @@ std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index) {
       if (c->has_indices && i == 1) continue;
       c->input_bytes[i] = RandomData(rng, c->inputs[i]);
     }
-    if (c->has_indices) {
+    if (c->type == DML_OPERATOR_SCATTER || c->type == DML_OPERATOR_SCATTER_ND) {
+      if (!FillScatterIndices(rng, c.get())) continue;
+    } else if (c->has_indices) {
       const bool out_of_range = rng.Chance(20);
       const uint32_t n = static_cast<uint32_t>(c->inputs[0].sizes.size());
       const Case& cc = *c;

@@ -36,7 +36,7 @@ struct Case {
   DML_OPERATOR_TYPE type = DML_OPERATOR_INVALID;
   std::vector<TensorSpec> inputs;   // binding order
   std::vector<TensorSpec> outputs;  // binding order
-  bool has_indices = false;         // inputs[1] holds index values (gathers)
+  bool has_indices = false;         // inputs[1] holds index values (gathers, scatters)
   uint32_t axis = 0, index_dimensions = 0;
   uint32_t input_dims = 0, indices_dims = 0, batch_dims = 0;
   std::vector<uint32_t> window_offsets, window_sizes, slice_strides;
@@ -75,6 +75,8 @@ struct Case {
   DML_JOIN_OPERATOR_DESC join = {};    // InputTensors: the input descs (contiguous)
   DML_SPLIT_OPERATOR_DESC split = {};  // OutputTensors: the output descs (contiguous)
   DML_TILE_OPERATOR_DESC tile = {};
+  DML_SCATTER_OPERATOR_DESC scatter = {};  // inputs: InputTensor, IndicesTensor, UpdatesTensor
+  DML_SCATTER_ND_OPERATOR_DESC scatter_nd = {};
   DML_OPERATOR_DESC desc = {};
 
   const DML_TENSOR_DESC* input_desc(size_t i) const { return &tensor_descs[i]; }
@@ -128,9 +130,15 @@ std::string DescribePadding(const Case& c);
 bool ChooseCopyOpsShapes(Rng& rng, Case* c);
 void BuildCopyOpsDesc(Case* c);
 std::string DescribeCopyOps(const Case& c);
+// SCATTER, SCATTER_ND (crosscheck_cases_scatter.cc). FillScatterIndices writes input_bytes[1]
+// (the inputs' layouts chosen); false when an in-range draw sends two updates to one element.
+bool ChooseScatterShapes(Rng& rng, Case* c);
+bool FillScatterIndices(Rng& rng, Case* c);
+void BuildScatterDesc(Case* c);
+std::string DescribeScatter(const Case& c);
 
 // Case `index` of the run seeded with `seed`; always a descriptor dmlcpu accepts. Operators
-// rotate GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1, SLICE, SLICE1 by index.
+// rotate through kOps (crosscheck_cases.cc: every family's types) by index.
 std::unique_ptr<Case> GenerateCase(uint64_t seed, uint64_t index);
 
 // Byte offsets of every logical element of `t` (row-major order).

@@ -12,6 +12,7 @@
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
+#include "fuzz/fuzz_case.h"
 #include "reference/reference.h"
 #include "support/aligned_memory.h"
 
@@ -38,8 +39,6 @@ constexpr uint64_t kMaxExecuteBytes = uint64_t{1} << 20;
 constexpr uint64_t kMaxOutputElems = uint64_t{1} << 16;
 constexpr uint64_t kMaxAlignment = 4096;
 constexpr uint64_t kGuardBytes = 64;
-// Arrays handed to the library never hold more entries than this, whatever DimensionCount says.
-constexpr uint32_t kMaxArrayElems = 16;
 
 void Poison(const void* p, uint64_t size_bytes) {
 #if defined(DMLCPU_FUZZ_ASAN)
@@ -58,125 +57,6 @@ void Unpoison(const void* p, uint64_t size_bytes) {
 #endif
 }
 
-// Reads the fuzz bytes front to back; an exhausted input reads as zeros.
-class FuzzInput {
- public:
-  FuzzInput(const uint8_t* data, size_t size_bytes) : data_(data), size_bytes_(size_bytes) {}
-  uint8_t U8() { return pos_ < size_bytes_ ? data_[pos_++] : 0; }
-  uint32_t U32() {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= uint32_t{U8()} << (8 * i);
-    return v;
-  }
-  uint64_t U64() { return uint64_t{U32()} | (uint64_t{U32()} << 32); }
-
- private:
-  const uint8_t* data_;
-  size_t size_bytes_;
-  size_t pos_ = 0;
-};
-
-constexpr uint32_t kSpecialU32[] = {0, 1, 2, 3, 65535, 65536, 0x7FFFFFFFu, 0x80000000u,
-                                    0xFFFFFFFFu, 0xFFFFFFFEu, 255, 256, 4096, 0x10001u,
-                                    0x40000000u, 7};
-
-// A dimension size: mostly 1..4, sometimes a special value (0, 2^16, 2^31, 2^32 - 1, ...) or raw.
-uint32_t Dim(FuzzInput& in) {
-  const uint8_t b = in.U8();
-  switch (b & 7) {
-    case 6:
-      return kSpecialU32[(b >> 3) & 15];
-    case 7:
-      return in.U32();
-    default:
-      return 1 + ((b >> 3) & 3);
-  }
-}
-
-// Rank: mostly 1..5, sometimes 0..10.
-uint32_t Rank(FuzzInput& in) {
-  const uint8_t b = in.U8();
-  return (b & 3) != 0 ? 1 + (b >> 2) % 5 : (b >> 2) % 11;
-}
-
-DML_TENSOR_DATA_TYPE DataType(FuzzInput& in) {
-  const uint8_t b = in.U8();
-  if (b < 240) return static_cast<DML_TENSOR_DATA_TYPE>(1 + b % 11);
-  return static_cast<DML_TENSOR_DATA_TYPE>(b - 240);  // 0..15: UNKNOWN, 4-bit, unknown values
-}
-
-DML_TENSOR_DATA_TYPE IndexType(FuzzInput& in) {
-  static constexpr DML_TENSOR_DATA_TYPE kTypes[] = {
-      DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64, DML_TENSOR_DATA_TYPE_UINT32,
-      DML_TENSOR_DATA_TYPE_UINT64};
-  const uint8_t b = in.U8();
-  if (b < 248) return kTypes[b & 3];
-  return static_cast<DML_TENSOR_DATA_TYPE>(b - 240);  // mismatched types
-}
-
-// An owning tensor description; Build() points the DML structs into it.
-struct TensorSpec {
-  bool present = true;
-  bool buffer_desc_null = false;
-  bool sizes_null = false;
-  bool has_strides = false;
-  uint32_t type = DML_TENSOR_TYPE_BUFFER;
-  uint32_t flags = DML_TENSOR_FLAG_NONE;
-  DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_FLOAT32;
-  uint32_t dimension_count = 0;
-  std::vector<uint32_t> sizes;    // min(dimension_count, kMaxArrayElems) entries
-  std::vector<uint32_t> strides;  // same, when has_strides
-  uint64_t total_bytes = 0;
-  uint32_t alignment = 0;
-
-  DML_BUFFER_TENSOR_DESC buffer{};
-  DML_TENSOR_DESC tensor{};
-
-  void SetSizes(std::vector<uint32_t> new_sizes) {
-    sizes = std::move(new_sizes);
-    dimension_count = static_cast<uint32_t>(sizes.size());
-    strides.clear();
-    has_strides = false;
-  }
-  void ResizeArrays(FuzzInput& in) {
-    const uint32_t n = std::min(dimension_count, kMaxArrayElems);
-    while (sizes.size() < n) sizes.push_back(Dim(in));
-    sizes.resize(n);
-    if (has_strides) {
-      while (strides.size() < n) strides.push_back(Dim(in));
-      strides.resize(n);
-    }
-  }
-  uint64_t MinimumBytes() const {
-    if (dimension_count != sizes.size()) return 0;
-    return MinimumTensorSizeBytes(data_type, dimension_count, sizes.data(),
-                                  has_strides ? strides.data() : nullptr);
-  }
-  const DML_TENSOR_DESC* Build() {
-    buffer.DataType = data_type;
-    buffer.Flags = static_cast<DML_TENSOR_FLAGS>(flags);
-    buffer.DimensionCount = dimension_count;
-    buffer.Sizes = sizes_null ? nullptr : sizes.data();
-    buffer.Strides = has_strides ? strides.data() : nullptr;
-    buffer.TotalTensorSizeInBytes = total_bytes;
-    buffer.GuaranteedBaseOffsetAlignment = alignment;
-    tensor.Type = static_cast<DML_TENSOR_TYPE>(type);
-    tensor.Desc = buffer_desc_null ? nullptr : &buffer;
-    return present ? &tensor : nullptr;
-  }
-  std::string ToString() const {
-    if (!present) return "null";
-    std::string s = "type=" + std::to_string(type) + (buffer_desc_null ? " desc=null" : "") +
-                    " dt=" + std::to_string(data_type) + " flags=" + std::to_string(flags) +
-                    " dims=" + std::to_string(dimension_count) + " sizes=";
-    s += sizes_null ? "null" : dmlcpu_test::SizesToString(sizes);
-    s += " strides=";
-    s += has_strides ? dmlcpu_test::SizesToString(strides) : "null";
-    s += " total=" + std::to_string(total_bytes) + " align=" + std::to_string(alignment);
-    return s;
-  }
-};
-
 constexpr DML_OPERATOR_TYPE kOps[] = {
     DML_OPERATOR_GATHER,         DML_OPERATOR_GATHER_ELEMENTS, DML_OPERATOR_GATHER_ND,
     DML_OPERATOR_GATHER_ND1,     DML_OPERATOR_SLICE,           DML_OPERATOR_SLICE1,
@@ -187,7 +67,9 @@ constexpr DML_OPERATOR_TYPE kOps[] = {
     DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1,
     DML_OPERATOR_SLICE_GRAD,
     // Copy-shaped ops (JOIN: two inputs, input and indices).
-    DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_TILE, DML_OPERATOR_JOIN};
+    DML_OPERATOR_ELEMENT_WISE_IDENTITY, DML_OPERATOR_TILE, DML_OPERATOR_JOIN,
+    // Three inputs or several outputs (fuzz_ops_multi.cc).
+    DML_OPERATOR_SCATTER, DML_OPERATOR_SCATTER_ND, DML_OPERATOR_SPLIT};
 constexpr uint32_t kOpCount = sizeof(kOps) / sizeof(kOps[0]);
 
 bool IsGeneratedOp(uint32_t type) {
@@ -223,195 +105,170 @@ bool IsImplementedType(uint32_t v) {
   return v < implemented.size() && implemented[v];
 }
 
-bool TwoInputs(uint32_t type);
+}  // namespace
 
 bool HasIndices(uint32_t type) {
   return type == DML_OPERATOR_GATHER || type == DML_OPERATOR_GATHER_ELEMENTS ||
-         type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1;
+         type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1 ||
+         type == DML_OPERATOR_SCATTER || type == DML_OPERATOR_SCATTER_ND;
 }
 
-bool TwoInputs(uint32_t type) { return HasIndices(type) || type == DML_OPERATOR_JOIN; }
-
-// One generated operator descriptor. Not copyable: the DML structs point into it.
-struct FuzzCase {
-  FuzzCase() = default;
-  FuzzCase(const FuzzCase&) = delete;
-  FuzzCase& operator=(const FuzzCase&) = delete;
-
-  uint32_t type = DML_OPERATOR_GATHER;  // the generated operator (the struct layout)
-  uint32_t type_value = DML_OPERATOR_GATHER;  // the value stored in DML_OPERATOR_DESC::Type
-  bool op_desc_null = false;
-  TensorSpec input, indices, output;
-  uint32_t attr[3] = {0, 0, 0};  // Axis/IndexDimensions or r/q/b
-  uint32_t slice_dimension_count = 0;
-  bool offsets_null = false, window_sizes_null = false, window_strides_null = false;
-  std::vector<uint32_t> offsets, window_sizes, window_strides;
-  std::vector<int32_t> window_strides_signed;
-
-  // Every operator struct, padded: a Type value is only ever one of the six for the struct it
-  // was generated for, or a value outside them.
-  DML_GATHER_OPERATOR_DESC gather{};
-  DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
-  DML_GATHER_ND_OPERATOR_DESC gather_nd{};
-  DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
-  DML_SLICE_OPERATOR_DESC slice{};
-  DML_SLICE1_OPERATOR_DESC slice1{};
-  DML_PADDING_OPERATOR_DESC padding{};
-  DML_PADDING1_OPERATOR_DESC padding1{};
-  DML_DEPTH_TO_SPACE_OPERATOR_DESC depth_to_space{};
-  DML_SPACE_TO_DEPTH_OPERATOR_DESC space_to_depth{};
-  DML_DEPTH_TO_SPACE1_OPERATOR_DESC depth_to_space1{};
-  DML_SPACE_TO_DEPTH1_OPERATOR_DESC space_to_depth1{};
-  DML_SLICE_GRAD_OPERATOR_DESC slice_grad{};
-  DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC identity{};
-  DML_SCALE_BIAS scale_bias{2.0f, 1.0f};
-  DML_TILE_OPERATOR_DESC tile{};
-  uint32_t repeats[kMaxArrayElems] = {};  // TILE: RepeatsCount (attr[1]) is at most 16 here
-  DML_JOIN_OPERATOR_DESC join{};
-  DML_TENSOR_DESC join_inputs[2] = {};
-  DML_OPERATOR_DESC op_desc{};
-
-  void ResizeSliceArrays(FuzzInput& in) {
-    const uint32_t n = std::min(slice_dimension_count, kMaxArrayElems);
-    while (offsets.size() < n) offsets.push_back(in.U8() % 3);
-    while (window_sizes.size() < n) window_sizes.push_back(1 + in.U8() % 4);
-    while (window_strides.size() < n) window_strides.push_back(1 + in.U8() % 3);
-    while (window_strides_signed.size() < n) window_strides_signed.push_back(1 + in.U8() % 3);
-    offsets.resize(n);
-    window_sizes.resize(n);
-    window_strides.resize(n);
-    window_strides_signed.resize(n);
-  }
-
-  const DML_OPERATOR_DESC& Build() {
-    const DML_TENSOR_DESC* in_t = input.Build();
-    const DML_TENSOR_DESC* idx_t = indices.Build();
-    const DML_TENSOR_DESC* out_t = output.Build();
-    const void* desc = nullptr;
-    switch (type) {
-      case DML_OPERATOR_GATHER:
-        gather = {in_t, idx_t, out_t, attr[0], attr[1]};
-        desc = &gather;
-        break;
-      case DML_OPERATOR_GATHER_ELEMENTS:
-        gather_elements = {in_t, idx_t, out_t, attr[0]};
-        desc = &gather_elements;
-        break;
-      case DML_OPERATOR_GATHER_ND:
-        gather_nd = {in_t, idx_t, out_t, attr[0], attr[1]};
-        desc = &gather_nd;
-        break;
-      case DML_OPERATOR_GATHER_ND1:
-        gather_nd1 = {in_t, idx_t, out_t, attr[0], attr[1], attr[2]};
-        desc = &gather_nd1;
-        break;
-      case DML_OPERATOR_SLICE:
-        slice = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
-                 window_sizes_null ? nullptr : window_sizes.data(),
-                 window_strides_null ? nullptr : window_strides.data()};
-        desc = &slice;
-        break;
-      case DML_OPERATOR_PADDING: {
-        float value;
-        std::memcpy(&value, &attr[1], sizeof(value));
-        padding = {in_t, out_t, static_cast<DML_PADDING_MODE>(attr[0] % 8), value,
-                   slice_dimension_count, offsets_null ? nullptr : offsets.data(),
-                   window_sizes_null ? nullptr : window_sizes.data()};
-        desc = &padding;
-        break;
-      }
-      case DML_OPERATOR_PADDING1:
-        padding1 = {};
-        padding1.InputTensor = in_t;
-        padding1.OutputTensor = out_t;
-        padding1.PaddingMode = static_cast<DML_PADDING_MODE>(attr[0] % 8);
-        padding1.PaddingValueDataType = static_cast<DML_TENSOR_DATA_TYPE>(attr[2] % 16);
-        std::memcpy(padding1.PaddingValue.Bytes, &attr[1], sizeof(attr[1]));
-        padding1.DimensionCount = slice_dimension_count;
-        padding1.StartPadding = offsets_null ? nullptr : offsets.data();
-        padding1.EndPadding = window_sizes_null ? nullptr : window_sizes.data();
-        desc = &padding1;
-        break;
-      case DML_OPERATOR_DEPTH_TO_SPACE:
-        depth_to_space = {in_t, out_t, attr[0]};
-        desc = &depth_to_space;
-        break;
-      case DML_OPERATOR_SPACE_TO_DEPTH:
-        space_to_depth = {in_t, out_t, attr[0]};
-        desc = &space_to_depth;
-        break;
-      case DML_OPERATOR_DEPTH_TO_SPACE1:
-        depth_to_space1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
-        desc = &depth_to_space1;
-        break;
-      case DML_OPERATOR_SPACE_TO_DEPTH1:
-        space_to_depth1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
-        desc = &space_to_depth1;
-        break;
-      case DML_OPERATOR_SLICE_GRAD:
-        slice_grad = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
-                      window_sizes_null ? nullptr : window_sizes.data(),
-                      window_strides_null ? nullptr : window_strides_signed.data()};
-        desc = &slice_grad;
-        break;
-      case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
-        identity = {in_t, out_t, attr[2] == 7 ? &scale_bias : nullptr};
-        desc = &identity;
-        break;
-      case DML_OPERATOR_TILE:
-        tile = {in_t, out_t, std::min(attr[1], kMaxArrayElems), offsets_null ? nullptr : repeats};
-        desc = &tile;
-        break;
-      case DML_OPERATOR_JOIN:  // an absent part makes the whole array null
-        if (in_t != nullptr && idx_t != nullptr) {
-          join_inputs[0] = *in_t;
-          join_inputs[1] = *idx_t;
-        }
-        join = {attr[1] == 1 ? 1u : 2u, in_t && idx_t ? join_inputs : nullptr, out_t, attr[0]};
-        desc = &join;
-        break;
-      default:
-        slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
-                  window_sizes_null ? nullptr : window_sizes.data(),
-                  window_strides_null ? nullptr : window_strides_signed.data()};
-        desc = &slice1;
-        break;
+const DML_OPERATOR_DESC& FuzzCase::Build() {
+  const DML_TENSOR_DESC* in_t = input.Build();
+  const DML_TENSOR_DESC* idx_t = indices.Build();
+  const DML_TENSOR_DESC* out_t = output.Build();
+  const void* desc = nullptr;
+  switch (type) {
+    case DML_OPERATOR_GATHER:
+      gather = {in_t, idx_t, out_t, attr[0], attr[1]};
+      desc = &gather;
+      break;
+    case DML_OPERATOR_GATHER_ELEMENTS:
+      gather_elements = {in_t, idx_t, out_t, attr[0]};
+      desc = &gather_elements;
+      break;
+    case DML_OPERATOR_GATHER_ND:
+      gather_nd = {in_t, idx_t, out_t, attr[0], attr[1]};
+      desc = &gather_nd;
+      break;
+    case DML_OPERATOR_GATHER_ND1:
+      gather_nd1 = {in_t, idx_t, out_t, attr[0], attr[1], attr[2]};
+      desc = &gather_nd1;
+      break;
+    case DML_OPERATOR_SLICE:
+      slice = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+               window_sizes_null ? nullptr : window_sizes.data(),
+               window_strides_null ? nullptr : window_strides.data()};
+      desc = &slice;
+      break;
+    case DML_OPERATOR_PADDING: {
+      float value;
+      std::memcpy(&value, &attr[1], sizeof(value));
+      padding = {in_t, out_t, static_cast<DML_PADDING_MODE>(attr[0] % 8), value,
+                 slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                 window_sizes_null ? nullptr : window_sizes.data()};
+      desc = &padding;
+      break;
     }
-    op_desc.Type = static_cast<DML_OPERATOR_TYPE>(type_value);
-    op_desc.Desc = op_desc_null ? nullptr : desc;
-    return op_desc;
-  }
-
-  std::vector<TensorSpec*> Inputs() {
-    if (TwoInputs(type)) return {&input, &indices};
-    return {&input};
-  }
-
-  std::string ToString() const {
-    std::string s = "op=" + std::to_string(type) + " type_value=" + std::to_string(type_value) +
-                    (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
-                    "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
-    s += "\n  input:   " + input.ToString();
-    if (TwoInputs(type)) s += "\n  indices: " + indices.ToString();
-    s += "\n  output:  " + output.ToString();
-    if (type == DML_OPERATOR_SLICE || type == DML_OPERATOR_SLICE1) {
-      s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
-           (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
-           (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
-           " strides=";
-      if (window_strides_null) {
-        s += "null";
-      } else if (type == DML_OPERATOR_SLICE) {
-        s += dmlcpu_test::SizesToString(window_strides);
-      } else {
-        std::vector<uint32_t> as_unsigned(window_strides_signed.begin(),
-                                          window_strides_signed.end());
-        s += dmlcpu_test::SizesToString(as_unsigned) + "(as u32)";
+    case DML_OPERATOR_PADDING1:
+      padding1 = {};
+      padding1.InputTensor = in_t;
+      padding1.OutputTensor = out_t;
+      padding1.PaddingMode = static_cast<DML_PADDING_MODE>(attr[0] % 8);
+      padding1.PaddingValueDataType = static_cast<DML_TENSOR_DATA_TYPE>(attr[2] % 16);
+      std::memcpy(padding1.PaddingValue.Bytes, &attr[1], sizeof(attr[1]));
+      padding1.DimensionCount = slice_dimension_count;
+      padding1.StartPadding = offsets_null ? nullptr : offsets.data();
+      padding1.EndPadding = window_sizes_null ? nullptr : window_sizes.data();
+      desc = &padding1;
+      break;
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+      depth_to_space = {in_t, out_t, attr[0]};
+      desc = &depth_to_space;
+      break;
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+      space_to_depth = {in_t, out_t, attr[0]};
+      desc = &space_to_depth;
+      break;
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+      depth_to_space1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+      desc = &depth_to_space1;
+      break;
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+      space_to_depth1 = {in_t, out_t, attr[0], static_cast<DML_DEPTH_SPACE_ORDER>(attr[1] % 2)};
+      desc = &space_to_depth1;
+      break;
+    case DML_OPERATOR_SLICE_GRAD:
+      slice_grad = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                    window_sizes_null ? nullptr : window_sizes.data(),
+                    window_strides_null ? nullptr : window_strides_signed.data()};
+      desc = &slice_grad;
+      break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+      identity = {in_t, out_t, attr[2] == 7 ? &scale_bias : nullptr};
+      desc = &identity;
+      break;
+    case DML_OPERATOR_TILE:
+      tile = {in_t, out_t, std::min(attr[1], kMaxArrayElems), offsets_null ? nullptr : repeats};
+      desc = &tile;
+      break;
+    case DML_OPERATOR_JOIN:  // an absent part makes the whole array null
+      if (in_t != nullptr && idx_t != nullptr) {
+        join_inputs[0] = *in_t;
+        join_inputs[1] = *idx_t;
       }
-    }
-    return s;
+      join = {attr[1] == 1 ? 1u : 2u, in_t && idx_t ? join_inputs : nullptr, out_t, attr[0]};
+      desc = &join;
+      break;
+    case DML_OPERATOR_SCATTER:
+    case DML_OPERATOR_SCATTER_ND:
+    case DML_OPERATOR_SPLIT:
+      desc = BuildMultiOpDesc(this, in_t, idx_t, out_t);
+      break;
+    default:
+      slice1 = {in_t, out_t, slice_dimension_count, offsets_null ? nullptr : offsets.data(),
+                window_sizes_null ? nullptr : window_sizes.data(),
+                window_strides_null ? nullptr : window_strides_signed.data()};
+      desc = &slice1;
+      break;
   }
-};
+  op_desc.Type = static_cast<DML_OPERATOR_TYPE>(type_value);
+  op_desc.Desc = op_desc_null ? nullptr : desc;
+  return op_desc;
+}
+
+std::vector<TensorSpec*> FuzzCase::Inputs() {
+  if (type == DML_OPERATOR_SCATTER || type == DML_OPERATOR_SCATTER_ND) {
+    return {&input, &indices, &updates};
+  }
+  if (HasIndices(type) || type == DML_OPERATOR_JOIN) return {&input, &indices};
+  return {&input};
+}
+
+std::vector<TensorSpec*> FuzzCase::Outputs() {
+  std::vector<TensorSpec*> outputs = {&output};
+  if (type == DML_OPERATOR_SPLIT) {  // OutputCount as Build clamps it
+    for (uint32_t k = 0; k + 1 < std::min(attr[1], 1 + kMaxMoreOutputs); ++k) {
+      outputs.push_back(&more_outputs[k]);
+    }
+  }
+  return outputs;
+}
+
+std::string FuzzCase::ToString() const {
+  std::string s = "op=" + std::to_string(type) + " type_value=" + std::to_string(type_value) +
+                  (op_desc_null ? " desc=null" : "") + " attr={" + std::to_string(attr[0]) +
+                  "," + std::to_string(attr[1]) + "," + std::to_string(attr[2]) + "}";
+  s += "\n  input:   " + input.ToString();
+  if (HasIndices(type) || type == DML_OPERATOR_JOIN) {
+    s += "\n  indices: " + indices.ToString();
+  }
+  if (type == DML_OPERATOR_SCATTER || type == DML_OPERATOR_SCATTER_ND) {
+    s += "\n  updates: " + updates.ToString();
+  }
+  s += "\n  output:  " + output.ToString();
+  for (uint32_t k = 0; type == DML_OPERATOR_SPLIT && k < more_output_count; ++k) {
+    s += "\n  output" + std::to_string(k + 1) + ": " + more_outputs[k].ToString();
+  }
+  if (type == DML_OPERATOR_SLICE || type == DML_OPERATOR_SLICE1) {
+    s += "\n  slice dims=" + std::to_string(slice_dimension_count) + " offsets=" +
+         (offsets_null ? "null" : dmlcpu_test::SizesToString(offsets)) + " sizes=" +
+         (window_sizes_null ? "null" : dmlcpu_test::SizesToString(window_sizes)) +
+         " strides=";
+    if (window_strides_null) {
+      s += "null";
+    } else if (type == DML_OPERATOR_SLICE) {
+      s += dmlcpu_test::SizesToString(window_strides);
+    } else {
+      std::vector<uint32_t> as_unsigned(window_strides_signed.begin(),
+                                        window_strides_signed.end());
+      s += dmlcpu_test::SizesToString(as_unsigned) + "(as u32)";
+    }
+  }
+  return s;
+}
+
+namespace {
 
 [[noreturn]] void Finding(const FuzzCase& c, const std::string& what) {
   std::fprintf(stderr, "\n==== dmlcpu fuzz finding: %s\n  %s\n", what.c_str(),
@@ -537,6 +394,11 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
         out_sizes[c->attr[0]] += idx_sizes[c->attr[0]];
       }
       break;
+    case DML_OPERATOR_SCATTER:
+    case DML_OPERATOR_SCATTER_ND:
+    case DML_OPERATOR_SPLIT:
+      GenerateMultiOp(in, n, c, &in_sizes, &idx_sizes, &out_sizes);
+      break;
     default:
       if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
         const uint32_t r = 1 + in.U8() % n1;
@@ -589,14 +451,24 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
   c->input.SetSizes(in_sizes);
   c->indices.SetSizes(idx_sizes);
   c->output.SetSizes(out_sizes);
-  // Strides: sometimes padded (row pitch > packed) or broadcast (0).
-  for (TensorSpec* t : {&c->input, &c->indices, &c->output}) {
+  // The tensors beyond input / indices / output: SCATTER's updates, SPLIT's outputs 1...
+  std::vector<TensorSpec*> extra;
+  if (c->type == DML_OPERATOR_SCATTER || c->type == DML_OPERATOR_SCATTER_ND) {
+    extra.push_back(&c->updates);
+  }
+  for (uint32_t k = 0; k < c->more_output_count; ++k) extra.push_back(&c->more_outputs[k]);
+  std::vector<TensorSpec*> all = {&c->input, &c->indices, &c->output};
+  all.insert(all.end(), extra.begin(), extra.end());
+  // Strides: sometimes padded (row pitch > packed) or broadcast (0, inputs only).
+  for (TensorSpec* t : all) {
+    const bool is_output =
+        t == &c->output || (t >= c->more_outputs && t < c->more_outputs + kMaxMoreOutputs);
     const uint8_t mode = in.U8();
     if ((mode & 3) == 1 && t->dimension_count > 0) {
       t->has_strides = true;
       t->strides = dmlcpu_test::PackedStrides(t->sizes);
       const uint32_t d = (mode >> 2) % t->dimension_count;
-      if (t != &c->output && (mode & 0x40)) {
+      if (!is_output && (mode & 0x40)) {
         t->strides[d] = 0;  // broadcast input
       } else {
         uint64_t stride = 1;  // a padded packing: each dimension's stride covers the inner ones
@@ -616,9 +488,10 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
   const uint32_t mutations = 1 + in.U8() % 4;
   for (uint32_t m = 0; m < mutations; ++m) {
     const uint8_t what = in.U8();
-    TensorSpec* t = (what >> 5) % 3 == 0   ? &c->input
-                    : (what >> 5) % 3 == 1 ? &c->indices
-                                           : &c->output;
+    TensorSpec* t = (what >> 5) >= 6 && !extra.empty() ? extra[(what >> 5) % extra.size()]
+                    : (what >> 5) % 3 == 0               ? &c->input
+                    : (what >> 5) % 3 == 1               ? &c->indices
+                                                         : &c->output;
     switch (what % 24) {
       case 0: {  // a type value dmlcpu does not implement (the others read their own struct)
         // Any value of the enum's range (0..255); larger values are not representable in a C++
@@ -803,12 +676,18 @@ uint64_t ElementCount(const TensorSpec& t) {
   return n;
 }
 
-bool SmallEnoughToExecute(const FuzzCase& c) {
-  for (const TensorSpec* t : {&c.input, &c.indices, &c.output}) {
-    if (t == &c.indices && !TwoInputs(c.type)) continue;
+bool SmallEnoughToExecute(FuzzCase& c) {
+  std::vector<TensorSpec*> tensors = c.Inputs();
+  const std::vector<TensorSpec*> outputs = c.Outputs();
+  tensors.insert(tensors.end(), outputs.begin(), outputs.end());
+  for (const TensorSpec* t : tensors) {
     if (t->total_bytes > kMaxExecuteBytes || t->alignment > kMaxAlignment) return false;
   }
-  return ElementCount(c.output) <= kMaxOutputElems;
+  for (const TensorSpec* t : outputs) {
+    if (ElementCount(*t) > kMaxOutputElems) return false;
+  }
+  // The scatters' work is one step per update (updates may be broadcast: count, not bytes).
+  return c.Inputs().size() < 3 || ElementCount(c.updates) <= kMaxOutputElems;
 }
 
 const dmlcpu::Device& PickDevice(uint8_t b) {
@@ -839,16 +718,22 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
   std::vector<std::vector<uint8_t>> input_snapshots;
   for (auto& r : inputs) input_snapshots.push_back(r->Snapshot());
 
-  GuardedRegion expected(c.output.total_bytes, c.output.alignment);
-  GuardedRegion actual(c.output.total_bytes, c.output.alignment);
-  const std::vector<uint8_t> untouched = actual.Snapshot();
-  void* const expected_ptrs[1] = {expected.data()};
+  std::vector<std::unique_ptr<GuardedRegion>> expected, actual;
+  std::vector<void*> expected_ptrs;
+  std::vector<dmlcpu::OutputBinding> outs;
+  for (const TensorSpec* t : c.Outputs()) {
+    expected.push_back(std::make_unique<GuardedRegion>(t->total_bytes, t->alignment));
+    actual.push_back(std::make_unique<GuardedRegion>(t->total_bytes, t->alignment));
+    expected_ptrs.push_back(expected.back()->data());
+    outs.push_back({actual.back()->data(), t->total_bytes});
+  }
+  std::vector<std::vector<uint8_t>> untouched;
+  for (auto& a : actual) untouched.push_back(a->Snapshot());
   const dmlcpu_test::ReferenceResult ref =
-      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), expected_ptrs);
+      dmlcpu_test::RunReference(c.op_desc, input_ptrs.data(), expected_ptrs.data());
   if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
 
-  dmlcpu::OutputBinding out{actual.data(), c.output.total_bytes};
-  const dmlcpu::Status s = op.Execute(bindings.data(), bindings.size(), &out, 1);
+  const dmlcpu::Status s = op.Execute(bindings.data(), bindings.size(), outs.data(), outs.size());
   const char* policy_name = policy == dmlcpu::IndexPolicy::kStrict ? "kStrict" : "kClamp";
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i]->Snapshot() != input_snapshots[i]) {
@@ -861,20 +746,24 @@ void ExecuteAndCompare(FuzzCase& c, const dmlcpu::CompiledOperator& op, dmlcpu::
       Finding(c, std::string("kStrict with an out-of-range index: expected kOutOfRange, got ") +
                      std::to_string(static_cast<int>(s.code())) + " " + s.message());
     }
-    if (actual.Snapshot() != untouched) Finding(c, "kStrict failure wrote the output");
+    for (size_t o = 0; o < actual.size(); ++o) {
+      if (actual[o]->Snapshot() != untouched[o]) Finding(c, "kStrict failure wrote the output");
+    }
     return;
   }
   if (!s.ok()) {
     Finding(c, std::string("Execute failed on valid bindings (") + policy_name + "): " +
                    s.message());
   }
-  const std::vector<uint8_t> want = expected.Snapshot();
-  const std::vector<uint8_t> got = actual.Snapshot();
-  if (want != got) {
-    size_t first = 0;
-    while (want[first] == got[first]) ++first;
-    Finding(c, std::string("output differs from the reference (") + policy_name +
-                   ") at region byte " + std::to_string(first));
+  for (size_t o = 0; o < actual.size(); ++o) {
+    const std::vector<uint8_t> want = expected[o]->Snapshot();
+    const std::vector<uint8_t> got = actual[o]->Snapshot();
+    if (want != got) {
+      size_t first = 0;
+      while (want[first] == got[first]) ++first;
+      Finding(c, "output " + std::to_string(o) + " differs from the reference (" + policy_name +
+                     ") at region byte " + std::to_string(first));
+    }
   }
 }
 
@@ -903,6 +792,7 @@ void CompileFuzzOne(const uint8_t* data, size_t size_bytes) {
   }
   if (clamp->type() != c.type) Finding(c, "CompiledOperator::type() differs");
   if (clamp->input_count() != c.Inputs().size()) Finding(c, "input_count() differs");
+  if (clamp->output_count() != c.Outputs().size()) Finding(c, "output_count() differs");
   (void)clamp->Describe();
   if (!SmallEnoughToExecute(c)) return;
   ExecuteAndCompare(c, *clamp, dmlcpu::IndexPolicy::kClamp, in);
@@ -910,6 +800,23 @@ void CompileFuzzOne(const uint8_t* data, size_t size_bytes) {
 }
 
 namespace {
+
+// Whether a scatter's output may be bound to its input itself: the same element width and
+// sizes, the same strides on every dimension of size > 1 (docs/semantics.md#scatter-and-scatter_nd).
+bool ScatterInPlaceLayout(FuzzCase& c) {
+  if (c.type != DML_OPERATOR_SCATTER && c.type != DML_OPERATOR_SCATTER_ND) return false;
+  const TensorSpec& a = c.input;
+  const TensorSpec& o = c.output;
+  if (a.sizes != o.sizes || DataTypeSizeBytes(a.data_type) != DataTypeSizeBytes(o.data_type)) {
+    return false;
+  }
+  const std::vector<uint32_t> sa = a.has_strides ? a.strides : dmlcpu_test::PackedStrides(a.sizes);
+  const std::vector<uint32_t> so = o.has_strides ? o.strides : dmlcpu_test::PackedStrides(o.sizes);
+  for (size_t d = 0; d < a.sizes.size(); ++d) {
+    if (a.sizes[d] > 1 && sa[d] != so[d]) return false;
+  }
+  return true;
+}
 
 // One binding as the execute fuzzer hands it over.
 struct HostileBinding {
@@ -937,10 +844,12 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
       PickDevice(header >> 2).Compile(desc, {policy});
   if (!op.ok() || !SmallEnoughToExecute(c)) return;
 
-  // Bindings 0..n_in-1 are the inputs, n_in the output.
+  // Bindings 0..n_in-1 are the inputs, n_in.. the outputs.
   std::vector<TensorSpec*> specs = c.Inputs();
-  specs.push_back(&c.output);
-  const size_t n_in = specs.size() - 1;
+  const size_t n_in = specs.size();
+  const std::vector<TensorSpec*> output_specs = c.Outputs();
+  specs.insert(specs.end(), output_specs.begin(), output_specs.end());
+  const size_t n_out = output_specs.size();
   std::vector<HostileBinding> b(specs.size());
   for (size_t i = 0; i < b.size(); ++i) {
     const uint8_t mode = in.U8();
@@ -954,11 +863,13 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
         b[i].misalign_bytes = 1 + in.U8() % 63;
         break;
       case 14:
-      case 15:
+      case 15:  // 14: exactly another binding's pointer (a scatter's in place when it is input 0)
         b[i].pointer_mode = 3;
         b[i].alias_target = in.U8() % specs.size();
         b[i].alias_delta_bytes =
-            static_cast<int64_t>(in.U32() % (2 * total + 1)) - static_cast<int64_t>(total);
+            (mode & 15) == 14
+                ? 0
+                : static_cast<int64_t>(in.U32() % (2 * total + 1)) - static_cast<int64_t>(total);
         break;
       default:
         break;
@@ -1006,11 +917,13 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     hb.data = arena + hb.offset_bytes;
     Unpoison(hb.data, hb.real_bytes);
   }
-  if (n_in == 2 && HasIndices(c.type)) {
+  if (HasIndices(c.type)) {
     FillIndices(in, rng, c.indices.data_type, b[1].data, b[1].real_bytes);
   }
-  for (uint64_t i = 0; i < b[n_in].real_bytes; ++i) {
-    b[n_in].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13));
+  for (size_t o = n_in; o < b.size(); ++o) {
+    for (uint64_t i = 0; i < b[o].real_bytes; ++i) {
+      b[o].data[i] = static_cast<uint8_t>(0x5A ^ (i * 13) ^ o);
+    }
   }
   auto arena_snapshot = [&]() {
     Unpoison(arena, arena_bytes);
@@ -1024,19 +937,22 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
   for (size_t i = 0; i < n_in; ++i) {
     inputs[i] = {b[i].pointer_mode == 1 ? nullptr : b[i].data, b[i].claimed_bytes};
   }
-  dmlcpu::OutputBinding outputs[3] = {};
-  outputs[0] = {b[n_in].pointer_mode == 1 ? nullptr : b[n_in].data, b[n_in].claimed_bytes};
+  dmlcpu::OutputBinding outputs[1 + kMaxMoreOutputs + 1] = {};
+  for (size_t o = 0; o < n_out; ++o) {
+    const HostileBinding& hb = b[n_in + o];
+    outputs[o] = {hb.pointer_mode == 1 ? nullptr : hb.data, hb.claimed_bytes};
+  }
   size_t input_count = n_in;
-  size_t output_count = 1;
+  size_t output_count = n_out;
   const uint8_t counts = in.U8();
   if ((counts & 7) == 6) input_count = (counts >> 3) % 4;
-  if ((counts & 7) == 7) output_count = (counts >> 3) % 3;
+  if ((counts & 7) == 7) output_count = (counts >> 3) % (n_out + 2);
   const bool inputs_null = counts == 0xF0;
   const bool outputs_null = counts == 0xF1;
 
   // Would the library accept these bindings? (dmlcpu.h: counts, null pointers, sizes against
   // TotalTensorSizeInBytes, GuaranteedBaseOffsetAlignment, no output range overlapping an input.)
-  bool clean = input_count == n_in && output_count == 1 && !inputs_null && !outputs_null;
+  bool clean = input_count == n_in && output_count == n_out && !inputs_null && !outputs_null;
   for (size_t i = 0; i < b.size(); ++i) {
     const TensorSpec& t = *specs[i];
     if (b[i].pointer_mode == 1 || b[i].claimed_bytes < t.total_bytes) clean = false;
@@ -1044,25 +960,40 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
       clean = false;
     }
   }
-  const uintptr_t out_begin = reinterpret_cast<uintptr_t>(b[n_in].data);
-  const uintptr_t out_end = out_begin + c.output.total_bytes;
-  for (size_t i = 0; i < n_in; ++i) {
-    const uintptr_t in_begin = reinterpret_cast<uintptr_t>(b[i].data);
-    if (in_begin < out_end && out_begin < in_begin + specs[i]->total_bytes) clean = false;
+  // No output may overlap an input or another output, except a scatter's output bound exactly
+  // to its input with the same layout (in place).
+  const bool in_place = b[n_in].data == b[0].data && ScatterInPlaceLayout(c);
+  for (size_t o = n_in; o < b.size(); ++o) {
+    const uintptr_t out_begin = reinterpret_cast<uintptr_t>(b[o].data);
+    const uintptr_t out_end = out_begin + specs[o]->total_bytes;
+    for (size_t i = 0; i < o; ++i) {
+      if (in_place && o == n_in && i == 0) continue;
+      const uintptr_t begin = reinterpret_cast<uintptr_t>(b[i].data);
+      if (begin < out_end && out_begin < begin + specs[i]->total_bytes) clean = false;
+    }
   }
 
-  std::vector<uint8_t> expected_output;
+  std::vector<std::vector<uint8_t>> expected_outputs;
   bool out_of_range = false;
   if (clean) {
-    GuardedRegion expected(c.output.total_bytes, c.output.alignment);
-    std::memcpy(expected.data(), b[n_in].data, c.output.total_bytes);
-    const void* ptrs[2] = {b[0].data, n_in == 2 ? b[1].data : nullptr};
-    void* const expected_ptrs[1] = {expected.data()};
+    std::vector<std::unique_ptr<GuardedRegion>> expected;
+    std::vector<void*> expected_ptrs;
+    for (size_t o = n_in; o < b.size(); ++o) {
+      expected.push_back(
+          std::make_unique<GuardedRegion>(specs[o]->total_bytes, specs[o]->alignment));
+      std::memcpy(expected.back()->data(), b[o].data, specs[o]->total_bytes);
+      expected_ptrs.push_back(expected.back()->data());
+    }
+    std::vector<const void*> ptrs;
+    for (size_t i = 0; i < n_in; ++i) ptrs.push_back(b[i].data);
     const dmlcpu_test::ReferenceResult ref =
-        dmlcpu_test::RunReference(c.op_desc, ptrs, expected_ptrs);
+        dmlcpu_test::RunReference(c.op_desc, ptrs.data(), expected_ptrs.data());
     if (!ref.ok) Finding(c, "Compile accepted a descriptor the reference rejects: " + ref.error);
     out_of_range = ref.index_out_of_range;
-    expected_output.assign(expected.data(), expected.data() + c.output.total_bytes);
+    for (size_t o = 0; o < n_out; ++o) {
+      const uint8_t* e = expected[o]->data();
+      expected_outputs.emplace_back(e, e + specs[n_in + o]->total_bytes);
+    }
   }
   std::vector<uint8_t> before = arena_snapshot();
   const dmlcpu::Status s = op->Execute(inputs_null ? nullptr : inputs, input_count,
@@ -1070,11 +1001,13 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
   const std::vector<uint8_t> after = arena_snapshot();
   Unpoison(arena, arena_bytes);  // poisoning is per address range: clear it before freeing
   dmlcpu_test::AlignedFree(arena);
-  const std::string where = " (counts " + std::to_string(input_count) + "/" +
-                            std::to_string(output_count) + ", pointer modes " +
-                            std::to_string(b[0].pointer_mode) + "," +
-                            std::to_string(b[1].pointer_mode) +
-                            (n_in == 2 ? "," + std::to_string(b[2].pointer_mode) : "") + ")";
+  std::string where = " (counts " + std::to_string(input_count) + "/" +
+                      std::to_string(output_count) + (in_place ? ", in place" : "") +
+                      ", pointer modes";
+  for (size_t i = 0; i < b.size(); ++i) {
+    where += (i ? "," : " ") + std::to_string(b[i].pointer_mode);
+  }
+  where += ")";
   if (!clean || (policy == dmlcpu::IndexPolicy::kStrict && out_of_range)) {
     if (s.ok()) Finding(c, "Execute accepted hostile bindings" + where);
     if (clean && s.code() != dmlcpu::StatusCode::kOutOfRange) {
@@ -1088,13 +1021,16 @@ void ExecuteFuzzOne(const uint8_t* data, size_t size_bytes) {
     return;
   }
   if (!s.ok()) Finding(c, "Execute refused valid bindings: " + s.message() + where);
-  const uint64_t off = b[n_in].offset_bytes;
-  if (!std::equal(expected_output.begin(), expected_output.end(), after.begin() + off)) {
-    Finding(c, "output differs from the reference" + where);
+  for (size_t o = 0; o < n_out; ++o) {
+    const std::vector<uint8_t>& want = expected_outputs[o];
+    const uint64_t off = b[n_in + o].offset_bytes;
+    if (!std::equal(want.begin(), want.end(), after.begin() + off)) {
+      Finding(c, "output " + std::to_string(o) + " differs from the reference" + where);
+    }
+    // Every byte outside the outputs' TotalTensorSizeInBytes must be unchanged.
+    std::copy(want.begin(), want.end(), before.begin() + off);
   }
-  // Every byte outside the output tensor's TotalTensorSizeInBytes must be unchanged.
-  std::copy(expected_output.begin(), expected_output.end(), before.begin() + off);
-  if (after != before) Finding(c, "Execute wrote outside the output tensor" + where);
+  if (after != before) Finding(c, "Execute wrote outside the output tensors" + where);
 }
 
 }  // namespace dmlcpu_fuzz

@@ -4,7 +4,8 @@
 // normal test build (fuzz_regression_test.cc).
 //
 // Both turn fuzz bytes into a DML_OPERATOR_DESC of one of the operators of kOps (the six gathers
-// and slices, ELEMENT_WISE_IDENTITY, TILE, JOIN), compile it and, when
+// and slices, the padding family, ELEMENT_WISE_IDENTITY, TILE, JOIN, SPLIT, SCATTER, SCATTER_ND;
+// the generated case: fuzz_case.h; families in fuzz_ops_<family>.cc), compile it and, when
 // Compile succeeds, execute it on guarded buffers and compare with the naive reference
 // (tests/reference). A finding (a mismatch, a write outside the output, an input modified, a
 // failure that leaves bytes changed) prints a description of the case and calls abort(); memory

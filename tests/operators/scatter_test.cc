@@ -301,6 +301,31 @@ TEST(Scatter, ClampDropsOutOfRangeUpdates) {
   EXPECT_EQ(Values<int32_t>(out, 4), (std::vector<int32_t>{5, 11, 12, 2}));
 }
 
+// Huge indices (their byte offsets overflow int64_t) are dropped without computing that offset
+// (UBSan builds flag the overflow; compile_fuzzer found it).
+TEST(Scatter, ClampDropsHugeIndices) {
+  Device device;
+  {
+    Scatter op(DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_UINT64, {4}, {3}, {3}, 0);
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(RunScatter(device, op, Bytes<int32_t>({10, 11, 12, 13}),
+                           Bytes<uint64_t>({0xD0FE9CE5F6DA5ED6ull, 1, 0x4000000000000000ull}),
+                           Bytes<int32_t>({1, 2, 3}), &out)
+                    .ok());
+    EXPECT_EQ(Values<int32_t>(out, 4), (std::vector<int32_t>{10, 2, 12, 13}));
+  }
+  {
+    // SCATTER_ND, one tuple (2^62, -1): dropped as a whole.
+    Scatter op(DML_TENSOR_DATA_TYPE_INT32, DML_TENSOR_DATA_TYPE_INT64, {2, 3}, {1, 2}, {1, 1},
+               2u, 2u);
+    std::vector<uint8_t> out;
+    ASSERT_TRUE(RunScatter(device, op, Bytes<int32_t>({10, 11, 12, 13, 14, 15}),
+                           Bytes<int64_t>({0x4000000000000000ll, -1}), Bytes<int32_t>({1}), &out)
+                    .ok());
+    EXPECT_EQ(Values<int32_t>(out, 6), (std::vector<int32_t>{10, 11, 12, 13, 14, 15}));
+  }
+}
+
 uint16_t Half(float f) {  // exact conversions for the values used below
   uint32_t x;
   std::memcpy(&x, &f, 4);
@@ -482,6 +507,28 @@ TEST(Scatter, ValidationMessages) {
     op.nd.UpdatesTensor = nullptr;
     EXPECT_EQ(device.Compile(op.desc).status().message(),
               "SCATTER_ND: UpdatesTensor is null, expected a non-null pointer");
+  }
+  {
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {3, 4}, {2, 1}, {2, 4},
+               2u, 3u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: IndicesDimensionCount is 3, expected in [1, 2] "
+              "(IndicesTensor.DimensionCount)");
+  }
+  {  // r = 1: the leading input dimension must be 1
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {3, 4}, {2, 1}, {1, 2},
+               1u, 2u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: InputTensor.Sizes[0] is 3, expected 1: only the last "
+              "InputDimensionCount (1) dimensions are real");
+  }
+  {  // q = r = N = 3, t = 1: the updates would need (q - 1) + (r - t) = 4 dimensions
+    Scatter op(DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT32, {2, 3, 4}, {2, 2, 1},
+               {2, 2, 3}, 3u, 3u);
+    EXPECT_EQ(device.Compile(op.desc).status().message(),
+              "SCATTER_ND: the updates need 4 dimensions ((IndicesDimensionCount - 1) + "
+              "(InputDimensionCount - tuple size 1)), expected <= 3 "
+              "(UpdatesTensor.DimensionCount)");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference/reference_internal.h"
+#include "reference/reference_scatter.h"
 
 namespace dmlcpu_test {
 
@@ -516,6 +517,12 @@ ReferenceResult RunReference(const DML_OPERATOR_DESC& desc, const void* const* i
       return ReferenceIdentity(
           *static_cast<const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*>(desc.Desc), inputs[0],
           outputs[0]);
+    case DML_OPERATOR_SCATTER:
+      return ReferenceScatter(*static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc), inputs[0],
+                              inputs[1], inputs[2], outputs[0]);
+    case DML_OPERATOR_SCATTER_ND:
+      return ReferenceScatterNd(*static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc),
+                                inputs[0], inputs[1], inputs[2], outputs[0]);
     case DML_OPERATOR_JOIN:
       return ReferenceJoin(*static_cast<const DML_JOIN_OPERATOR_DESC*>(desc.Desc), inputs,
                            outputs[0]);
@@ -583,6 +590,14 @@ std::vector<const DML_TENSOR_DESC*> InputTensorsOf(const DML_OPERATOR_DESC& desc
       return {static_cast<const DML_SPLIT_OPERATOR_DESC*>(desc.Desc)->InputTensor};
     case DML_OPERATOR_TILE:
       return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->InputTensor};
+    case DML_OPERATOR_SCATTER: {
+      const auto& d = *static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    }
+    case DML_OPERATOR_SCATTER_ND: {
+      const auto& d = *static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc);
+      return {d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    }
     // New operators: one case each here (array fields expand in order).
     default:
       return {};
@@ -633,6 +648,10 @@ std::vector<const DML_TENSOR_DESC*> OutputTensorsOf(const DML_OPERATOR_DESC& des
     }
     case DML_OPERATOR_TILE:
       return {static_cast<const DML_TILE_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SCATTER:
+      return {static_cast<const DML_SCATTER_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
+    case DML_OPERATOR_SCATTER_ND:
+      return {static_cast<const DML_SCATTER_ND_OPERATOR_DESC*>(desc.Desc)->OutputTensor};
     // New operators: one case each here (array fields expand in order).
     default:
       return {};
