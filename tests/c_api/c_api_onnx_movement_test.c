@@ -351,7 +351,7 @@ static void TestBroadcastsAndBlocks(dmlcpu_device* device) {
   static const float kX[3] = {1, 2, 3};
   static const float kExpanded[12] = {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3};
   static const int64_t kPair[1] = {2};
-  static const int64_t kThree[1] = {3};
+  static const int64_t kThree[2] = {3, 3}; /* one repeat too many for a rank-1 input */
   static const float kTiled[6] = {1, 2, 1, 2, 1, 2};
   static const int64_t kDepth[4] = {1, 4, 1, 1};
   static const float kDepthX[4] = {1, 2, 3, 4};

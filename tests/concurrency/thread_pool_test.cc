@@ -15,11 +15,15 @@
 #include <thread>
 #include <vector>
 
+#if !defined(DMLCPU_TEST_NO_TBB)
 #include <oneapi/tbb/task_arena.h>
+#endif
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
+#if !defined(DMLCPU_TEST_NO_TBB)
 #include "dmlcpu/tbb.h"
+#endif
 #include "support/tester.h"
 #include "support/thread_pool.h"
 
@@ -188,6 +192,8 @@ TEST(EnginePoolTest, ConcurrentExecutesShareOnePool) {
   EXPECT_EQ(pool.counts().bad_calls, 0u);
 }
 
+// Portable builds have no oneTBB, so no arena to refuse.
+#if !defined(DMLCPU_TEST_NO_TBB)
 TEST(EnginePoolTest, ArenaAndPoolTogetherAreRefused) {
   TestThreadPool pool(1);
   tbb::task_arena arena(2);
@@ -223,6 +229,7 @@ TEST(EnginePoolTest, ArenaAndPoolTogetherAreRefused) {
       << refused.status().message();
   EXPECT_NE(refused.status().message().find("but parallel_for is null"), std::string::npos);
 }
+#endif  // !DMLCPU_TEST_NO_TBB
 
 }  // namespace
 }  // namespace dmlcpu_test
