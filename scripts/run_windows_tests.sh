@@ -22,6 +22,8 @@ targets="${WINDOWS_TARGETS:-AVX2 AVX3}"
 start_time=$(date +%s)
 die() { echo "run_windows_tests: FAILED: $*" >&2; exit 1; }
 step() { echo "run_windows_tests: $* ($(( $(date +%s) - start_time )) s)"; }
+# A program's summary line (GoogleTest's or the C tests'), not whatever wine printed last.
+summary() { grep -E '^\[  PASSED  \]|^\[  FAILED  \]| passed, [0-9]+ failed' "$1" | tail -n 1 || true; }
 
 bash scripts/setup_wine.sh >/dev/null || die "the wine environment could not be set up"
 bash scripts/setup_mingw_deps.sh >/dev/null || die "the mingw dependencies could not be built"
@@ -42,7 +44,7 @@ if [[ -n "${WINDOWS_TESTS:-}" ]]; then
     step "$t.exe under wine"
     (cd "$bin" && wine "./$t.exe" --gtest_brief=1 >"$t.log" 2>&1) ||
       { tail -n 40 "$bin/$t.log"; die "$t"; }
-    tail -n 1 "$bin/$t.log"
+    summary "$bin/$t.log"
   done
   ctest --preset mingw -R '^windows_binaries$' || die "windows_binaries"
   gtests=$(for t in $WINDOWS_TESTS; do echo "./$t.exe"; done)
@@ -78,7 +80,7 @@ for target in $targets; do
     step "$exe with DMLCPU_HWY_TARGETS=$target"
     (cd "$bin" && DMLCPU_HWY_TARGETS="$target" wine "$exe" --gtest_brief=1 >"$exe.$target.log" 2>&1) ||
       { tail -n 40 "$bin/$exe.$target.log"; die "$exe with target $target"; }
-    tail -n 1 "$bin/$exe.$target.log"
+    summary "$bin/$exe.$target.log"
   done
 done
 
@@ -93,7 +95,7 @@ if [[ -n "${WINDOWS_PORTABLE_TARGETS:-}" ]]; then
     step "portable $t"
     (cd build/mingw-portable/bin && wine "./$t.exe" >"$t.log" 2>&1) ||
       { tail -n 40 "build/mingw-portable/bin/$t.log"; die "portable $t"; }
-    tail -n 1 "build/mingw-portable/bin/$t.log"
+    summary "build/mingw-portable/bin/$t.log"
   done
 else
   cmake --build --preset mingw-portable -j"$jobs" >/dev/null || die "mingw-portable build"
