@@ -266,9 +266,12 @@ int main(int argc, char** argv) {
       continue;
     }
     ++identical;
-    ++per_op[c->Describe().substr(c->Describe().find(": ") + 2,
-                                  c->Describe().find(' ', c->Describe().find(": ") + 2) -
-                                      c->Describe().find(": ") - 2)];
+    // The operator's name: the Describe() token after "case N: ", without a trailing ';'.
+    const std::string text = c->Describe();
+    const size_t name_begin = text.find(": ") + 2;
+    std::string name = text.substr(name_begin, text.find(' ', name_begin) - name_begin);
+    if (!name.empty() && name.back() == ';') name.pop_back();
+    ++per_op[name];
   }
   std::printf("\ncross-check (seed %llu): %llu cases\n", static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(count));
