@@ -52,19 +52,9 @@ Status ValidateScatterElements(const DML_SCATTER_OPERATOR_DESC& d, ScatterGeomet
   Status s = ReadScatterTensors(op, d.InputTensor, d.IndicesTensor, d.UpdatesTensor,
                                 d.OutputTensor, g);
   if (!s.ok()) return s;
+  s = CheckElementsAxis(op, d.Axis, g->input, g->indices);
+  if (!s.ok()) return s;
   const uint32_t n = g->input.rank;
-  if (d.Axis >= n) {
-    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op, d.Axis,
-                           n);
-  }
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i != d.Axis && g->indices.sizes[i] != g->input.sizes[i]) {
-      return InvalidArgument(
-          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes[%u]; only the Axis "
-          "dimension may differ)",
-          op, i, g->indices.sizes[i], g->input.sizes[i], i);
-    }
-  }
   ExpectedDim expected[kMaxRank];
   for (uint32_t i = 0; i < n; ++i) expected[i] = {g->indices.sizes[i], Source("IndicesTensor", i)};
   s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);

@@ -98,19 +98,9 @@ Status ValidateGatherElements(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, OpGeom
   const char* op = g->name;
   Status s = ReadTensors(op, d.InputTensor, d.IndicesTensor, d.OutputTensor, g);
   if (!s.ok()) return s;
+  s = CheckElementsAxis(op, d.Axis, g->input, g->indices);
+  if (!s.ok()) return s;
   const uint32_t n = g->input.rank;
-  if (d.Axis >= n) {
-    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op, d.Axis,
-                           n);
-  }
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i != d.Axis && g->indices.sizes[i] != g->input.sizes[i]) {
-      return InvalidArgument(
-          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes"
-          "[%u]; only the Axis dimension may differ)",
-          op, i, g->indices.sizes[i], g->input.sizes[i], i);
-    }
-  }
   ExpectedDim expected[kMaxRank];
   for (uint32_t i = 0; i < n; ++i) expected[i] = {g->indices.sizes[i], Source("IndicesTensor", i)};
   s = CheckOutputSizes(op, g->output, expected);

@@ -85,6 +85,24 @@ Status CheckOutputSizes(const char* op, const TensorInfo& output, const Expected
   return CheckOutputSizes(op, "OutputTensor", output, expected);
 }
 
+Status CheckElementsAxis(const char* op, uint32_t axis, const TensorInfo& input,
+                         const TensorInfo& indices) {
+  const uint32_t n = input.rank;
+  if (axis >= n) {
+    return InvalidArgument("%s: Axis is %u, expected < %u (InputTensor.DimensionCount)", op, axis,
+                           n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i != axis && indices.sizes[i] != input.sizes[i]) {
+      return InvalidArgument(
+          "%s: IndicesTensor.Sizes[%u] is %u, expected %u (InputTensor.Sizes[%u]; only the Axis "
+          "dimension may differ)",
+          op, i, indices.sizes[i], input.sizes[i], i);
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, uint32_t real_dims,
                         const char* count_field) {
   for (uint32_t i = 0; i + real_dims < t.rank; ++i) {

@@ -55,6 +55,11 @@ Status CheckOutputSizes(const char* op, const TensorInfo& output, const Expected
 Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, uint32_t real_dims,
                         const char* count_field);
 
+// GATHER_ELEMENTS / SCATTER: Axis < the input's rank, and IndicesTensor matches InputTensor in
+// every other dimension.
+Status CheckElementsAxis(const char* op, uint32_t axis, const TensorInfo& input,
+                         const TensorInfo& indices);
+
 // "InputTensor.Sizes[2]".
 std::string Source(const char* field, uint32_t dim);
 
