@@ -114,40 +114,14 @@ HWY_INLINE void CopyFlipped(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRI
   CopyStridedLoop<T>(dst + i * sizeof(T), w, src - static_cast<int64_t>(i) * w, -w, count - i);
 }
 
-// dst[i] = src[i * kChannels] (lane units) for i in [0, count). kStream: see
-// CopyStridedStream.
-template <typename T, int kChannels, bool kStream = false>
-HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
-                                  size_t count) {
+// Vectors of CopyDeinterleaved from element i while i + n <= end; returns the next i.
+template <typename T, int kChannels, bool kStream>
+HWY_INLINE size_t DeinterleaveVectors(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                                      size_t i, size_t end) {
   const hn::ScalableTag<T> d;
   const size_t n = hn::Lanes(d);
-  using V = hn::Vec<decltype(d)>;
-  V v0, v1, v2, v3;
-  size_t i = 0;
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  // 32-bit lanes, every third: two two-table permutes per 16 lanes. Highway 1.0.3's
-  // LoadInterleaved3 builds all three channels from byte shuffles within 128-bit blocks, which
-  // made a stride-3 fp32 de-interleave compute-bound.
-  // Reads lanes 3i .. 3i + 47, which must not pass lane 3 (count - 1): i + 16 < count.
-  if constexpr (sizeof(T) == 4 && kChannels == 3) {
-    const __m512i lo_index =  // lanes 0, 3, ..., 30 of (a, b) into lanes 0..10
-        _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
-    const __m512i hi_index =  // lanes 0..10 kept, lanes 1, 4, ..., 13 of c into 11..15
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);
-    for (; i + 16 < count; i += 16) {
-      const T* from = AsLanes<T>(src) + i * 3;
-      const __m512i a = hn::LoadU(d, from).raw;
-      const __m512i b = hn::LoadU(d, from + 16).raw;
-      const __m512i c = hn::LoadU(d, from + 32).raw;
-      const __m512i ab = _mm512_permutex2var_epi32(a, lo_index, b);
-      StoreLanes<kStream>(d, V{_mm512_permutex2var_epi32(ab, hi_index, c)},
-                          AsLanes<T>(dst + i * sizeof(T)));
-    }
-  }
-#endif
-  // LoadInterleavedK reads K*n lanes starting at lane i*K; the last one, (i+n)*K - 1, must not
-  // pass the last addressed lane (count-1)*K, i.e. i + n <= count - 1.
-  for (; i + n < count; i += n) {
+  hn::Vec<decltype(d)> v0, v1, v2, v3;
+  for (; i + n <= end; i += n) {
     const T* from = AsLanes<T>(src) + i * kChannels;
     if constexpr (kChannels == 2) {
       hn::LoadInterleaved2(d, from, v0, v1);
@@ -161,6 +135,67 @@ HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_
   (void)v1;
   (void)v2;
   (void)v3;
+  return i;
+}
+
+// dst[i] = src[i * kChannels] (lane units) for i in [0, count). kStream: see
+// CopyStridedStream.
+template <typename T, int kChannels, bool kStream = false>
+HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
+                                  size_t count) {
+  size_t i = 0;
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // 32-bit lanes, every third: two two-table permutes per 16 lanes. Highway 1.0.3's
+  // LoadInterleaved3 builds all three channels from byte shuffles within 128-bit blocks, which
+  // made a stride-3 fp32 de-interleave compute-bound.
+  // Reads lanes 3i .. 3i + 47, which must not pass lane 3 (count - 1): i + 16 < count.
+  if constexpr (sizeof(T) == 4 && kChannels == 3) {
+    const hn::ScalableTag<T> d;
+    const __m512i lo_index =  // lanes 0, 3, ..., 30 of (a, b) into lanes 0..10
+        _mm512_setr_epi32(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 0, 0, 0, 0, 0);
+    const __m512i hi_index =  // lanes 0..10 kept, lanes 1, 4, ..., 13 of c into 11..15
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 17, 20, 23, 26, 29);
+    for (; i + 16 < count; i += 16) {
+      const T* from = AsLanes<T>(src) + i * 3;
+      const __m512i a = hn::LoadU(d, from).raw;
+      const __m512i b = hn::LoadU(d, from + 16).raw;
+      const __m512i c = hn::LoadU(d, from + 32).raw;
+      const __m512i ab = _mm512_permutex2var_epi32(a, lo_index, b);
+      StoreLanes<kStream>(d, hn::Vec<decltype(d)>{_mm512_permutex2var_epi32(ab, hi_index, c)},
+                          AsLanes<T>(dst + i * sizeof(T)));
+    }
+  }
+#endif
+  // LoadInterleavedK reads K*n lanes starting at lane i*K; the last one, (i+n)*K - 1, must not
+  // pass the last addressed lane (count-1)*K, i.e. i + n <= count - 1. A row of whole vectors
+  // ends with one loaded K-1 lanes earlier (channel K-1), which stays in bounds. Otherwise
+  // streamed vectors stop at the last whole line (dst is line-aligned): a line that also took
+  // regular stores from the tail would leave a partial write-combining buffer to flush per row.
+  if (count == 0) return;
+  const hn::ScalableTag<T> d;
+  const size_t n = hn::Lanes(d);
+  const bool whole_vectors = count % n == 0 && count > n;
+  if constexpr (kStream) {
+    constexpr size_t kLineLanes = 64 / sizeof(T);
+    const size_t stream_end = whole_vectors ? count - 1 : (count - 1) / kLineLanes * kLineLanes;
+    i = DeinterleaveVectors<T, kChannels, true>(dst, src, i, stream_end);
+  }
+  i = DeinterleaveVectors<T, kChannels, false>(dst, src, i, count - 1);
+  if (whole_vectors && i + n == count) {
+    const T* from = AsLanes<T>(src) + i * kChannels - (kChannels - 1);
+    hn::Vec<decltype(d)> v0, v1, v2, v3;
+    if constexpr (kChannels == 2) {
+      hn::LoadInterleaved2(d, from, v0, v1);
+      v3 = v1;
+    } else if constexpr (kChannels == 3) {
+      hn::LoadInterleaved3(d, from, v0, v1, v2);
+      v3 = v2;
+    } else {
+      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
+    }
+    StoreLanes<kStream>(d, v3, AsLanes<T>(dst + i * sizeof(T)));
+    return;
+  }
   const int64_t src_stride_bytes = static_cast<int64_t>(kChannels * sizeof(T));
   CopyStridedLoop<T>(dst + i * sizeof(T), static_cast<int64_t>(sizeof(T)),
                      src + static_cast<int64_t>(i) * src_stride_bytes, src_stride_bytes,
