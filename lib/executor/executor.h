@@ -18,6 +18,8 @@ namespace internal {
 
 class ScratchPool;
 
+struct CoRunStep;
+
 // The bindings of one affine step.
 struct ExecArgs {
   const uint8_t* input;
@@ -26,6 +28,14 @@ struct ExecArgs {
   // Slots of at least plan.pack_bytes for plans with packed strips; null: none (the executor
   // then reads the input directly).
   ScratchPool* scratch = nullptr;
+  // The next step of a co-run group (Step::co_run_with_next), null for none: RunUnits runs
+  // the same units of it (and of its own co_run) right after this step's, a few at a time.
+  const CoRunStep* co_run = nullptr;
+};
+
+struct CoRunStep {
+  const Plan* plan;
+  ExecArgs args;
 };
 
 // The bindings of one scatter step: the output window (already holding the input) is updated.
@@ -86,7 +96,8 @@ class Executor {
   template <typename InputBinding, typename OutputBinding>
   void RunProgram(const Program& program, const InputBinding* inputs,
                   const OutputBinding* outputs, ScratchPool* scratch, bool in_place = false) const {
-    for (const Step& step : program.steps) {
+    for (size_t i = 0; i < program.steps.size(); ++i) {
+      const Step& step = program.steps[i];
       if (in_place && step.skip_in_place) continue;
       if (step.kind == StepKind::kScatter) {
         RunScatter(step.scatter,
@@ -95,28 +106,49 @@ class Executor {
                     static_cast<const uint8_t*>(inputs[step.indices_binding].data)});
         continue;
       }
-      const uint8_t* source;
-      if (step.kind == StepKind::kFill) {
-        source = reinterpret_cast<const uint8_t*>(&step.fill_bits);
-      } else if (step.source == StepSource::kOutput) {
-        source = static_cast<const uint8_t*>(outputs[step.input_binding].data);
-      } else {
-        source = static_cast<const uint8_t*>(inputs[step.input_binding].data);
+      ExecArgs args = ArgsOf(step, inputs, outputs, scratch);
+      if (!step.co_run_with_next) {
+        Run(step.plan, args);
+        continue;
       }
-      const ExecArgs args = {
-          source,
-          step.indices_binding == kNoBinding
-              ? nullptr
-              : static_cast<const uint8_t*>(inputs[step.indices_binding].data),
-          static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
-          scratch};
+      // A co-run group, steps i..last: each step's args point at the next one's.
+      CoRunStep group[kMaxCoRunSteps];
+      size_t last = i;
+      while (program.steps[last].co_run_with_next) ++last;
+      for (size_t k = last; k > i; --k) {
+        CoRunStep& member = group[k - i - 1];
+        member.plan = &program.steps[k].plan;
+        member.args = ArgsOf(program.steps[k], inputs, outputs, scratch);
+        member.args.co_run = k < last ? &group[k - i] : nullptr;
+      }
+      args.co_run = &group[0];
       Run(step.plan, args);
+      i = last;
     }
   }
 
   uint32_t concurrency() const { return threads_; }
 
  private:
+  template <typename InputBinding, typename OutputBinding>
+  static ExecArgs ArgsOf(const Step& step, const InputBinding* inputs,
+                         const OutputBinding* outputs, ScratchPool* scratch) {
+    const uint8_t* source;
+    if (step.kind == StepKind::kFill) {
+      source = reinterpret_cast<const uint8_t*>(&step.fill_bits);
+    } else if (step.source == StepSource::kOutput) {
+      source = static_cast<const uint8_t*>(outputs[step.input_binding].data);
+    } else {
+      source = static_cast<const uint8_t*>(inputs[step.input_binding].data);
+    }
+    return {source,
+            step.indices_binding == kNoBinding
+                ? nullptr
+                : static_cast<const uint8_t*>(inputs[step.indices_binding].data),
+            static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
+            scratch};
+  }
+
   // Sets up the engine pool of `options` (pool_executor.cc); the splitters' constructors call it
   // when options.parallel_for is set.
   void UseEnginePool(const ExecutorOptions& options);

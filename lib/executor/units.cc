@@ -485,9 +485,8 @@ void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t en
   });
 }
 
-}  // namespace
-
-void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+// RunUnits of one step, without the fence.
+void RunStepUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   if (begin >= end) return;
   DMLCPU_DCHECK(end <= plan.partition.unit_count);
   // Compile sized the pool's slots for this plan (CheckPlanInvariants holds the other rules).
@@ -533,8 +532,29 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
       break;
     }
   }
+}
+
+}  // namespace
+
+void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  bool streamed = plan.store.non_temporal;
+  if (args.co_run == nullptr) {
+    RunStepUnits(plan, args, begin, end);
+  } else {
+    // A co-run group: one grain of each step in turn, so that their reads and writes advance
+    // together (all steps have the same unit count).
+    const uint64_t chunk_units = std::max<uint64_t>(1, plan.partition.grain_units);
+    for (uint64_t first = begin; first < end; first += chunk_units) {
+      const uint64_t last = std::min(end, first + chunk_units);
+      RunStepUnits(plan, args, first, last);
+      for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
+        RunStepUnits(*next->plan, next->args, first, last);
+        streamed = streamed || next->plan->store.non_temporal;
+      }
+    }
+  }
   // Streamed rows skip their own fences: one per unit range, before the task completes.
-  if (plan.store.non_temporal) kernels::StoreFence();
+  if (streamed) kernels::StoreFence();
 }
 
 }  // namespace internal

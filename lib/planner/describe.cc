@@ -158,6 +158,9 @@ std::string DescribeProgram(const Program& program) {
                    from.c_str(), BindingName("outputs", step.output_binding, program.outputs).c_str(),
                    static_cast<long long>(step.out_base_bytes),
                    step.skip_in_place ? " (skipped when run in place)" : "");
+    if (step.co_run_with_next) {
+      s += StrFormat("    runs interleaved with step %zu, one grain of each in turn\n", i + 1);
+    }
     s += step.kind == StepKind::kScatter ? DescribeScatterPlan(step.scatter)
                                          : DescribePlan(step.plan);
   }

@@ -103,6 +103,7 @@ Status BuildJoinProgram(const void* desc, ProgramBuilder* b) {
     if (!s.ok()) return s;
     begin += t.parts[k].sizes[d.Axis];
   }
+  b->CoRunIndependentSteps();
   return Status::Ok();
 }
 
@@ -131,6 +132,7 @@ Status BuildSplitProgram(const void* desc, ProgramBuilder* b) {
     if (!s.ok()) return s;
     begin += t.parts[k].sizes[d.Axis];
   }
+  b->CoRunIndependentSteps();
   return Status::Ok();
 }
 

@@ -223,9 +223,15 @@ struct Step {
   // Skipped when Execute binds outputs[0] to inputs[Program::in_place_input] (the scatters'
   // copy of the input into the output).
   bool skip_in_place = false;
+  // Runs interleaved with the next step, a few units of each in turn (their partitions have the
+  // same unit count, and no step of the group reads what another writes): a SPLIT then reads its
+  // input front to back once instead of once per output. At most kMaxCoRunSteps in a group.
+  bool co_run_with_next = false;
   Plan plan;
   ScatterPlan scatter;  // kScatter: input_binding holds the updates
 };
+
+inline constexpr uint32_t kMaxCoRunSteps = 8;
 
 // One binding of a program: its struct field ("InputTensors[2]") and validated tensor.
 struct BindingInfo {

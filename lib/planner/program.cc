@@ -79,6 +79,26 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
   if (!s.ok()) return s;
   const OpGeometry& g = program->geometry;
 
+  // Co-run groups (the executor walks them without bounds checks): copy steps of one unit
+  // count, at most kMaxCoRunSteps, the last step ending its group.
+  uint32_t group_steps = 1;
+  for (size_t i = 0; i < program->steps.size(); ++i) {
+    const Step& step = program->steps[i];
+    if (!step.co_run_with_next) {
+      group_steps = 1;
+      continue;
+    }
+    const bool fits = i + 1 < program->steps.size() && step.kind == StepKind::kAffineCopy &&
+                      program->steps[i + 1].kind == StepKind::kAffineCopy &&
+                      step.plan.partition.unit_count ==
+                          program->steps[i + 1].plan.partition.unit_count &&
+                      ++group_steps <= kMaxCoRunSteps;
+    if (!fits) {
+      return Status(StatusCode::kInternal, std::string(g.name) + ": step " + std::to_string(i) +
+                                               ": co-run with a step it cannot run beside");
+    }
+  }
+
   for (size_t i = 0; i < program->steps.size(); ++i) {
     if (program->steps[i].kind == StepKind::kScatter) continue;  // its plan is Step::scatter
     const Plan& plan = program->steps[i].plan;

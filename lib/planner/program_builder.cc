@@ -127,6 +127,25 @@ bool ProgramBuilder::PlaceBorders(const LoopNest& nest, const BorderSpec& spec,
   return true;
 }
 
+void ProgramBuilder::CoRunIndependentSteps() {
+  std::vector<Step>& steps = program_->steps;
+  uint32_t group_steps = 1;
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    const Step& a = steps[i];
+    const Step& b = steps[i + 1];
+    const Partition& pa = a.plan.partition;
+    const Partition& pb = b.plan.partition;
+    const bool together =
+        a.kind == StepKind::kAffineCopy && b.kind == StepKind::kAffineCopy &&
+        a.source == StepSource::kInput && b.source == StepSource::kInput && !a.skip_in_place &&
+        !b.skip_in_place && pa.unit_count > 1 && pa.unit_count == pb.unit_count &&
+        pa.align_units == 1 && pb.align_units == 1 && pa.parallel == pb.parallel &&
+        group_steps < kMaxCoRunSteps;
+    steps[i].co_run_with_next = together;
+    group_steps = together ? group_steps + 1 : 1;
+  }
+}
+
 Status ProgramBuilder::AddFill(uint32_t output_binding, const LoopNest& nest,
                                uint64_t fill_bits) {
   return AddStep(StepKind::kFill, StepSource::kInput, kNoBinding, output_binding, nest,

@@ -82,6 +82,11 @@ class ProgramBuilder {
   // element whose little-endian bit pattern is the low nest.elem_bytes bytes of fill_bits.
   Status AddFill(uint32_t output_binding, const LoopNest& nest, uint64_t fill_bits);
 
+  // Marks runs of consecutive copy steps with equal partitions to run interleaved
+  // (Step::co_run_with_next). Only for steps whose writes are disjoint and that read no output
+  // (JOIN's inputs into separate windows, SPLIT's outputs): the caller guarantees it.
+  void CoRunIndependentSteps();
+
   const PlanSettings& settings() const { return settings_; }
   Program* program() { return program_; }
 

@@ -96,6 +96,70 @@ TEST(ProgramBuilderTest, TwoInputsIntoWindowsOfOneOutput) {
   }
 }
 
+// SPLIT-like: one {rows, parts * 16} input into `parts` {rows, 16} outputs, large enough to be
+// parallel in many grains. Equal partitions co-run in groups of at most kMaxCoRunSteps; the
+// interleaved run writes what running the steps one after another writes, on any thread count.
+TEST(ProgramBuilderTest, CoRunGroupsOfEqualStepsMatchTheSequentialResult) {
+  constexpr uint32_t kRows = 4096, kCols = 16;
+  for (const uint32_t parts : {2u, 3u, 10u}) {
+    Program program;
+    ProgramBuilder b(PlanSettings(), &program);
+    program.geometry.name = "TEST";
+    const uint32_t in = b.AddInput("IN", Packed(4, {kRows, parts * kCols}));
+    std::vector<uint32_t> outs(parts);
+    for (uint32_t k = 0; k < parts; ++k) {
+      outs[k] = b.AddOutput("OUT" + std::to_string(k), Packed(4, {kRows, kCols}));
+      const int64_t row_bytes = int64_t{parts} * kCols * 4;
+      ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, outs[k],
+                            Nest(4, {kRows, kCols}, {row_bytes, 4}, {kCols * 4, 4}, k * kCols * 4))
+                      .ok());
+    }
+    b.CoRunIndependentSteps();
+    ASSERT_EQ(program.steps.size(), parts);
+    ASSERT_TRUE(program.steps[0].plan.partition.parallel);
+    for (uint32_t k = 0; k < parts; ++k) {
+      // Groups of kMaxCoRunSteps: every step but each group's last runs with the next.
+      const bool expected = k + 1 < parts && (k + 1) % kMaxCoRunSteps != 0;
+      EXPECT_EQ(program.steps[k].co_run_with_next, expected) << parts << " parts, step " << k;
+    }
+    std::vector<uint32_t> input(size_t{kRows} * parts * kCols);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint32_t>(i * 2654435761u);
+    for (const uint32_t threads : {1u, 2u, 3u}) {
+      std::vector<std::vector<uint32_t>> results(parts,
+                                                 std::vector<uint32_t>(kRows * kCols, 0xDEADBEEF));
+      std::vector<void*> out_ptrs;
+      for (auto& r : results) out_ptrs.push_back(r.data());
+      RunSteps(program, threads, {input.data()}, out_ptrs);
+      for (uint32_t k = 0; k < parts; ++k) {
+        for (uint32_t r = 0; r < kRows; ++r) {
+          for (uint32_t j = 0; j < kCols; ++j) {
+            ASSERT_EQ(results[k][r * kCols + j], input[(size_t{r} * parts + k) * kCols + j])
+                << parts << " parts, " << threads << " threads, output " << k << " row " << r
+                << " column " << j;
+          }
+        }
+      }
+    }
+  }
+}
+
+// Steps of different unit counts (a JOIN of unequal parts along an outer axis) stay apart.
+TEST(ProgramBuilderTest, StepsOfDifferentPartitionsDoNotCoRun) {
+  Program program;
+  ProgramBuilder b(PlanSettings(), &program);
+  program.geometry.name = "TEST";
+  const uint32_t a = b.AddInput("A", Packed(4, {3, 5}));
+  const uint32_t c = b.AddInput("B", Packed(4, {2, 5}));
+  const uint32_t out = b.AddOutput("OUT", Packed(4, {5, 8}));
+  ASSERT_TRUE(b.AddCopy(StepSource::kInput, a, out, Nest(4, {3, 5}, {20, 4}, {32, 4})).ok());
+  ASSERT_TRUE(b.AddCopy(StepSource::kInput, c, out, Nest(4, {2, 5}, {20, 4}, {32, 4}, 0, 96)).ok());
+  b.CoRunIndependentSteps();
+  ASSERT_EQ(program.steps.size(), 2u);
+  EXPECT_NE(program.steps[0].plan.partition.unit_count, program.steps[1].plan.partition.unit_count);
+  EXPECT_FALSE(program.steps[0].co_run_with_next);
+  EXPECT_FALSE(program.steps[1].co_run_with_next);
+}
+
 TEST(ProgramBuilderTest, FillWritesTheBitPatternOfEveryWidth) {
   // -0.0, NaN payloads and 64-bit integers: the bits, not a value conversion.
   const uint64_t patterns[4] = {0xAB, 0x8001, 0x7FC00001, 0x8000000000000001};
