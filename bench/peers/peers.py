@@ -294,6 +294,120 @@ def split_case(name, source, count, axis, latency=False):
     return case
 
 
+# SCATTER / SCATTER_ND (bench/scatter_bench.cc). moved_bytes = 2 x the suite's copy_bytes (the
+# updates for in-place cases, the output otherwise), as its GB/s columns count them.
+def kv_token_write_case(name, in_place):
+    kv = filled((8, 32, 4096, 128), np.float16)
+    tok = filled((8, 32, 1, 128), np.float16)
+    case = Case(name, 2 * (tok.nbytes if in_place else kv.nbytes))
+    if in_place:
+        case.numpy["setitem"] = lambda: kv.__setitem__((slice(None), slice(None), 2047), tok[:, :, 0])
+    else:
+        out = filled(kv.shape, kv.dtype)
+
+        def run_numpy():
+            np.copyto(out, kv)
+            out[:, :, 2047] = tok[:, :, 0]
+        case.numpy["copyto_setitem"] = run_numpy
+    if torch is not None:
+        kv_t, vals_t = as_torch(kv), as_torch(tok).reshape(256, 128)
+        batch = torch.arange(8).view(8, 1).expand(8, 32).reshape(-1)
+        head = torch.arange(32).view(1, 32).expand(8, 32).reshape(-1)
+        pos = torch.full((256,), 2047)
+        if in_place:
+            case.torch["index_put_"] = lambda: kv_t.index_put_((batch, head, pos), vals_t)
+        else:
+            case.torch["index_put"] = lambda: kv_t.index_put((batch, head, pos), vals_t)
+    return case
+
+
+def scatter_elements_case(name, indices, axis):
+    """Out of place: a copy of the data with every update written at its index along `axis`."""
+    data = (np.arange(4096 * 4096, dtype=np.float32) % 977).reshape(4096, 4096)
+    case = Case(name, 2 * data.nbytes)
+    out = filled(data.shape, data.dtype)
+
+    def run_numpy():
+        np.copyto(out, data)
+        np.put_along_axis(out, indices, data, axis=axis)
+    case.numpy["copyto_put_along_axis"] = run_numpy
+    if torch is not None:
+        data_t, indices_t, out_t = as_torch(data), torch.from_numpy(indices), as_torch(out)
+        case.torch["scatter_out"] = lambda: torch.scatter(data_t, axis, indices_t, data_t,
+                                                          out=out_t)
+    return case
+
+
+def scatter_add_case(name):
+    bins = random_indices(12, 16 << 20, 65536)
+    updates = (np.arange(16 << 20) % 977).astype(np.float32)
+    out = np.zeros(65536, np.float32)
+    case = Case(name, 2 * out.nbytes)
+
+    def run_numpy():
+        out.fill(0)
+        np.add.at(out, bins, updates)
+    case.numpy["add_at"] = run_numpy
+    if torch is not None:
+        bins_t, updates_t, out_t = torch.from_numpy(bins), as_torch(updates), as_torch(out)
+
+        def run_index_add():
+            out_t.zero_()
+            out_t.index_add_(0, bins_t, updates_t)
+        case.torch["index_add_"] = run_index_add
+
+        def run_scatter_reduce():
+            out_t.zero_()
+            out_t.scatter_reduce_(0, bins_t, updates_t, "sum")
+        case.torch["scatter_reduce_sum"] = run_scatter_reduce
+    return case
+
+
+def scatter_nd_rows_case(name):
+    fmap = filled((256, 256, 512), np.float32)
+    yx = random_tuples(13, 10000, [256, 256])
+    rows = filled((10000, 512), np.float32)
+    case = Case(name, 2 * rows.nbytes)
+    case.numpy["setitem"] = lambda: fmap.__setitem__((yx[:, 0], yx[:, 1]), rows)
+    if torch is not None:
+        fmap_t, y_t, x_t = as_torch(fmap), torch.from_numpy(yx[:, 0]), torch.from_numpy(yx[:, 1])
+        rows_t = as_torch(rows)
+        case.torch["index_put_"] = lambda: fmap_t.index_put_((y_t, x_t), rows_t)
+    return case
+
+
+def tiny_scatter_nd_case(name, in_place):
+    data = filled((100, 16), np.float32)
+    ids = random_indices(14, 8, 100)
+    updates = filled((8, 16), np.float32)
+    case = Case(name, 2 * (updates.nbytes if in_place else data.nbytes), latency=True)
+    out = filled(data.shape, data.dtype)
+    if in_place:
+        case.numpy["setitem"] = lambda: data.__setitem__(ids, updates)
+    else:
+        def run_numpy():
+            np.copyto(out, data)
+            out[ids] = updates
+        case.numpy["copyto_setitem"] = run_numpy
+    if torch is not None:
+        data_t, ids_t, updates_t, out_t = (as_torch(data), torch.from_numpy(ids),
+                                           as_torch(updates), as_torch(out))
+        if in_place:
+            case.torch["index_copy_"] = lambda: data_t.index_copy_(0, ids_t, updates_t)
+        else:
+            def run_torch():
+                out_t.copy_(data_t)
+                out_t.index_copy_(0, ids_t, updates_t)
+            case.torch["copy_index_copy_"] = run_torch
+    return case
+
+
+def permutation_rows(seed, rows, cols):
+    """A random permutation of 0..cols-1 in every row (any permutation serves the timing)."""
+    keys = splitmix64_array(seed, rows * cols).reshape(rows, cols)
+    return np.argsort(keys, axis=1).astype(np.int64)
+
+
 CASES = [
     ("KvCacheWindow", lambda: slice_case(
         "KvCacheWindow", filled((8, 64, 2048, 128), np.float16),
@@ -390,6 +504,18 @@ CASES = [
         "TinyTile", filled((4, 4), np.float32),
         lambda a: broadcast(a.reshape(4, 1, 4), (4, 4, 4)).reshape(4, 16)
         if isinstance(a, np.ndarray) else a.repeat(1, 4), latency=True)),
+    # Scatters (bench/scatter_bench.cc).
+    ("KvCacheTokenWriteInPlace", lambda: kv_token_write_case("KvCacheTokenWriteInPlace", True)),
+    ("KvCacheTokenWriteOutOfPlace", lambda: kv_token_write_case(
+        "KvCacheTokenWriteOutOfPlace", False)),
+    ("ScatterElementsAxis1Permutation", lambda: scatter_elements_case(
+        "ScatterElementsAxis1Permutation", permutation_rows(10, 4096, 4096), 1)),
+    ("ScatterElementsAxis0", lambda: scatter_elements_case(
+        "ScatterElementsAxis0", random_indices(11, 4096 * 4096, 4096).reshape(4096, 4096), 0)),
+    ("ScatterAdd16MInto65536Bins", lambda: scatter_add_case("ScatterAdd16MInto65536Bins")),
+    ("ScatterNdRowsInPlace", lambda: scatter_nd_rows_case("ScatterNdRowsInPlace")),
+    ("TinyScatterNdInPlace", lambda: tiny_scatter_nd_case("TinyScatterNdInPlace", True)),
+    ("TinyScatterNdOutOfPlace", lambda: tiny_scatter_nd_case("TinyScatterNdOutOfPlace", False)),
 ]
 
 
