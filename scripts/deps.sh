@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(cmake make g++ libhwy-dev libtbb-dev libgtest-dev libbenchmark-dev
-          libonnx-dev libprotobuf-dev libonnx-testdata)
+          libonnx-testdata)
 optional=()
 if [[ "${1:-}" == "bench" ]]; then
   packages+=(python3-numpy python3-matplotlib)

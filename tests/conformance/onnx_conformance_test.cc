@@ -7,7 +7,8 @@
 // deprecated Scatter; compiled with the node's compile_options), and the copy-shaped ops' prefixes (onnx_movement_cases.h: Transpose,
 // Expand, Concat, Split, Tile, Reshape, Squeeze, Unsqueeze, Flatten, Identity; every output
 // checked, shape-only nodes alias their input while packed). model.onnx gives the node, its
-// attributes and opset; test_data_set_*/input_*.pb and output_*.pb the tensors. Each is adapted
+// attributes and opset; test_data_set_*/input_*.pb and output_*.pb the tensors (both read with
+// onnx_wire.h, not libprotobuf, so the Windows build runs this under wine too). Each is adapted
 // with dmlcpu/onnx.h, compiled with IndexPolicy::kStrict (ONNX treats an out-of-range index as
 // an error) and executed. The output must equal ONNX's
 // expected output byte for byte. Each case runs twice:
@@ -18,13 +19,13 @@
 // Cases with an empty expected output (a 0-size dimension) must come back from the adapter as
 // output_is_empty() with the expected shape; nothing is executed.
 //
-// The case directory is DMLCPU_ONNX_NODE_DIR (environment) or the one CMake found.
+// The case directory is DMLCPU_ONNX_NODE_DIR (environment) or the one CMake found (a Windows
+// build compiles in Z: + the host path, the host's / under wine).
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,14 +33,15 @@
 
 #include "conformance/adapter_runner.h"
 #include "conformance/onnx_movement_cases.h"
+#include "conformance/onnx_wire.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
-#include "onnx/onnx_pb.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace pb = dmlcpu_test::onnx_wire;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 
@@ -181,8 +183,8 @@ std::vector<std::string> ListCases() {
 
 using Tensor = dmlcpu_test::HostTensor;
 
-template <typename T, typename Field>
-void AppendAs(const Field& values, std::vector<uint8_t>* bytes) {
+template <typename T, typename Values>
+void AppendAs(const Values& values, std::vector<uint8_t>* bytes) {
   for (const auto& v : values) {
     const T narrowed = static_cast<T>(v);
     const auto* p = reinterpret_cast<const uint8_t*>(&narrowed);
@@ -193,52 +195,61 @@ void AppendAs(const Field& values, std::vector<uint8_t>* bytes) {
 // TensorProto -> Tensor: raw_data, or the typed field ONNX stores that element type in
 // (onnx.proto: 8/16-bit types, FLOAT16, BFLOAT16 and BOOL in int32_data, UINT32/UINT64 in
 // uint64_data).
-::testing::AssertionResult ToTensor(const ::onnx::TensorProto& proto, Tensor* tensor) {
-  tensor->type = static_cast<ElementType>(proto.data_type());
-  tensor->shape.assign(proto.dims().begin(), proto.dims().end());
+::testing::AssertionResult ToTensor(const pb::TensorProto& proto, Tensor* tensor) {
+  tensor->type = static_cast<ElementType>(proto.data_type);
+  tensor->shape = proto.dims;
   tensor->bytes.clear();
-  if (proto.has_raw_data()) {
-    tensor->bytes.assign(proto.raw_data().begin(), proto.raw_data().end());
+  if (proto.has_raw_data) {
+    tensor->bytes = proto.raw_data;
   } else {
     switch (tensor->type) {
-      case ElementType::kFloat: AppendAs<float>(proto.float_data(), &tensor->bytes); break;
-      case ElementType::kDouble: AppendAs<double>(proto.double_data(), &tensor->bytes); break;
-      case ElementType::kInt64: AppendAs<int64_t>(proto.int64_data(), &tensor->bytes); break;
-      case ElementType::kInt32: AppendAs<int32_t>(proto.int32_data(), &tensor->bytes); break;
-      case ElementType::kUint32: AppendAs<uint32_t>(proto.uint64_data(), &tensor->bytes); break;
-      case ElementType::kUint64: AppendAs<uint64_t>(proto.uint64_data(), &tensor->bytes); break;
-      case ElementType::kInt16: AppendAs<int16_t>(proto.int32_data(), &tensor->bytes); break;
+      case ElementType::kFloat: AppendAs<float>(proto.float_data, &tensor->bytes); break;
+      case ElementType::kDouble: AppendAs<double>(proto.double_data, &tensor->bytes); break;
+      case ElementType::kInt64: AppendAs<int64_t>(proto.int64_data, &tensor->bytes); break;
+      case ElementType::kInt32: AppendAs<int32_t>(proto.int32_data, &tensor->bytes); break;
+      case ElementType::kUint32: AppendAs<uint32_t>(proto.uint64_data, &tensor->bytes); break;
+      case ElementType::kUint64: AppendAs<uint64_t>(proto.uint64_data, &tensor->bytes); break;
+      case ElementType::kInt16: AppendAs<int16_t>(proto.int32_data, &tensor->bytes); break;
       case ElementType::kUint16:
       case ElementType::kFloat16:
       case ElementType::kBfloat16:
-        AppendAs<uint16_t>(proto.int32_data(), &tensor->bytes);
+        AppendAs<uint16_t>(proto.int32_data, &tensor->bytes);
         break;
-      case ElementType::kInt8: AppendAs<int8_t>(proto.int32_data(), &tensor->bytes); break;
+      case ElementType::kInt8: AppendAs<int8_t>(proto.int32_data, &tensor->bytes); break;
       case ElementType::kUint8:
       case ElementType::kBool:
-        AppendAs<uint8_t>(proto.int32_data(), &tensor->bytes);
+        AppendAs<uint8_t>(proto.int32_data, &tensor->bytes);
         break;
       default:
         return ::testing::AssertionFailure()
-               << "tensor " << proto.name() << ": element type " << proto.data_type()
+               << "tensor " << proto.name << ": element type " << proto.data_type
                << " not readable";
     }
   }
   const uint64_t expected = tensor->Elems() * dmlcpu::onnx::ElementSizeBytes(tensor->type);
   if (tensor->bytes.size() != expected) {
-    return ::testing::AssertionFailure() << "tensor " << proto.name() << ": "
+    return ::testing::AssertionFailure() << "tensor " << proto.name << ": "
                                          << tensor->bytes.size() << " bytes, expected "
                                          << expected;
   }
   return ::testing::AssertionSuccess();
 }
 
+bool Parse(const std::vector<uint8_t>& bytes, pb::ModelProto* model, std::string* error) {
+  return pb::ParseModel(bytes.data(), bytes.size(), model, error);
+}
+bool Parse(const std::vector<uint8_t>& bytes, pb::TensorProto* tensor, std::string* error) {
+  return pb::ParseTensor(bytes.data(), bytes.size(), tensor, error);
+}
+
+// A model.onnx or a data set's .pb through onnx_wire.h.
 template <typename Message>
 ::testing::AssertionResult ReadProto(const fs::path& path, Message* message) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return ::testing::AssertionFailure() << "cannot open " << path;
-  if (!message->ParseFromIstream(&file)) {
-    return ::testing::AssertionFailure() << "cannot parse " << path;
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!pb::ReadFileBytes(path, &bytes, &error)) return ::testing::AssertionFailure() << error;
+  if (!Parse(bytes, message, &error)) {
+    return ::testing::AssertionFailure() << "cannot parse " << path.string() << ": " << error;
   }
   return ::testing::AssertionSuccess();
 }
@@ -261,29 +272,29 @@ std::vector<int64_t> ToInt64s(const Tensor& t) {
 // One ONNX node test case with one of its data sets.
 struct NodeCase {
   std::string name;
-  ::onnx::NodeProto node;
+  pb::NodeProto node;
   int64_t opset = 0;
   std::vector<std::optional<Tensor>> inputs;  // per node input; nullopt = omitted ("")
   Tensor expected;                            // output 0
   std::vector<Tensor> outputs;                // every output
 };
 
-const ::onnx::AttributeProto* FindAttribute(const ::onnx::NodeProto& node, const char* name) {
-  for (const auto& attribute : node.attribute()) {
-    if (attribute.name() == name) return &attribute;
+const pb::AttributeProto* FindAttribute(const pb::NodeProto& node, const char* name) {
+  for (const auto& attribute : node.attribute) {
+    if (attribute.name == name) return &attribute;
   }
   return nullptr;
 }
 
-int64_t IntAttribute(const ::onnx::NodeProto& node, const char* name, int64_t default_value) {
-  const ::onnx::AttributeProto* a = FindAttribute(node, name);
-  return a != nullptr ? a->i() : default_value;
+int64_t IntAttribute(const pb::NodeProto& node, const char* name, int64_t default_value) {
+  const pb::AttributeProto* a = FindAttribute(node, name);
+  return a != nullptr ? a->i : default_value;
 }
 
-std::vector<int64_t> IntsAttribute(const ::onnx::NodeProto& node, const char* name) {
-  const ::onnx::AttributeProto* a = FindAttribute(node, name);
+std::vector<int64_t> IntsAttribute(const pb::NodeProto& node, const char* name) {
+  const pb::AttributeProto* a = FindAttribute(node, name);
   if (a == nullptr) return {};
-  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  return a->ints;
 }
 
 std::vector<fs::path> DataSets(const fs::path& dir) {
@@ -300,34 +311,34 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
 ::testing::AssertionResult LoadCase(const std::string& name, const fs::path& data_set,
                                     NodeCase* c) {
   const fs::path dir = fs::path(NodeDir()) / name;
-  ::onnx::ModelProto model;
+  pb::ModelProto model;
   ::testing::AssertionResult ok = ReadProto(dir / "model.onnx", &model);
   if (!ok) return ok;
-  const ::onnx::GraphProto& graph = model.graph();
-  if (graph.node_size() != 1) {
-    return ::testing::AssertionFailure() << name << ": " << graph.node_size() << " nodes";
+  const pb::GraphProto& graph = model.graph;
+  if (graph.node.size() != 1) {
+    return ::testing::AssertionFailure() << name << ": " << graph.node.size() << " nodes";
   }
   c->name = name;
-  c->node = graph.node(0);
-  for (const auto& opset : model.opset_import()) {
-    if (opset.domain().empty() || opset.domain() == "ai.onnx") c->opset = opset.version();
+  c->node = graph.node[0];
+  for (const auto& opset : model.opset_import) {
+    if (opset.domain.empty() || opset.domain == "ai.onnx") c->opset = opset.version;
   }
   // Graph inputs (not initializers) map to input_<i>.pb in order.
   std::map<std::string, Tensor> values;
-  for (const auto& initializer : graph.initializer()) {
-    ok = ToTensor(initializer, &values[initializer.name()]);
+  for (const auto& initializer : graph.initializer) {
+    ok = ToTensor(initializer, &values[initializer.name]);
     if (!ok) return ok;
   }
   int file_index = 0;
-  for (const auto& input : graph.input()) {
-    if (values.count(input.name()) != 0) continue;
-    ::onnx::TensorProto proto;
+  for (const auto& input : graph.input) {
+    if (values.count(input.name) != 0) continue;
+    pb::TensorProto proto;
     ok = ReadProto(data_set / ("input_" + std::to_string(file_index++) + ".pb"), &proto);
-    if (ok) ok = ToTensor(proto, &values[input.name()]);
+    if (ok) ok = ToTensor(proto, &values[input.name]);
     if (!ok) return ok;
   }
   c->inputs.clear();
-  for (const std::string& input : c->node.input()) {
+  for (const std::string& input : c->node.input) {
     if (input.empty()) {
       c->inputs.emplace_back();
       continue;
@@ -336,9 +347,9 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
     if (it == values.end()) return ::testing::AssertionFailure() << "no value for " << input;
     c->inputs.emplace_back(it->second);
   }
-  c->outputs.assign(static_cast<size_t>(c->node.output_size()), Tensor());
+  c->outputs.assign(c->node.output.size(), Tensor());
   for (size_t i = 0; i < c->outputs.size(); ++i) {
-    ::onnx::TensorProto output;
+    pb::TensorProto output;
     ok = ReadProto(data_set / ("output_" + std::to_string(i) + ".pb"), &output);
     if (ok) ok = ToTensor(output, &c->outputs[i]);
     if (!ok) return ok;
@@ -349,7 +360,7 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
 
 // The node through the adapter. `bindings` receives the tensors DirectML binds, in order.
 dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor*>* bindings) {
-  const std::string& op = c.node.op_type();
+  const std::string& op = c.node.op_type;
   auto input = [&](size_t i) -> const std::optional<Tensor>& {
     static const std::optional<Tensor> kAbsent;
     return i < c.inputs.size() ? c.inputs[i] : kAbsent;
@@ -372,8 +383,8 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
   if (op == "ScatterND" || op == "ScatterElements" || op == "Scatter") {
     bindings->push_back(&*input(1));
     bindings->push_back(&*input(2));
-    const ::onnx::AttributeProto* reduction = FindAttribute(c.node, "reduction");
-    const std::string mode = reduction != nullptr ? reduction->s() : "none";
+    const pb::AttributeProto* reduction = FindAttribute(c.node, "reduction");
+    const std::string mode = reduction != nullptr ? reduction->s : "none";
     if (op == "ScatterND") {
       return dmlcpu::onnx::ScatterNd(input(0)->Type(), input(1)->Type(), input(2)->Type(), mode,
                                      c.opset);
@@ -404,8 +415,8 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
   }
   if (op == "Pad") {
     dmlcpu::onnx::PadParams params;
-    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
-    if (mode != nullptr) params.mode = mode->s();
+    const pb::AttributeProto* mode = FindAttribute(c.node, "mode");
+    if (mode != nullptr) params.mode = mode->s;
     const uint32_t element_bytes = dmlcpu::onnx::ElementSizeBytes(input(0)->type);
     if (c.opset >= 11) {  // pads, constant_value, axes arrive as input tensors
       params.pads = ToInt64s(*input(1));
@@ -413,9 +424,9 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
       if (input(3)) params.axes = ToInt64s(*input(3));
     } else {
       params.pads = IntsAttribute(c.node, "pads");
-      const ::onnx::AttributeProto* value = FindAttribute(c.node, "value");
+      const pb::AttributeProto* value = FindAttribute(c.node, "value");
       if (value != nullptr && input(0)->type == ElementType::kFloat) {
-        const float f = value->f();
+        const float f = value->f;
         params.constant_value.resize(element_bytes);
         std::memcpy(params.constant_value.data(), &f, sizeof(f));
       }
@@ -423,9 +434,9 @@ dmlcpu::StatusOr<OperatorDesc> Adapt(const NodeCase& c, std::vector<const Tensor
     return dmlcpu::onnx::Pad(input(0)->Type(), params);
   }
   if (op == "DepthToSpace") {
-    const ::onnx::AttributeProto* mode = FindAttribute(c.node, "mode");
+    const pb::AttributeProto* mode = FindAttribute(c.node, "mode");
     return dmlcpu::onnx::DepthToSpace(input(0)->Type(), IntAttribute(c.node, "blocksize", 0),
-                                      mode != nullptr ? mode->s() : "DCR");
+                                      mode != nullptr ? mode->s : "DCR");
   }
   if (op == "SpaceToDepth") {
     return dmlcpu::onnx::SpaceToDepth(input(0)->Type(), IntAttribute(c.node, "blocksize", 0));
@@ -437,8 +448,8 @@ enum class Layout { kPacked, kStrided };
 
 // Runs one loaded case; all checks are gtest expectations.
 void RunCase(const NodeCase& c, Layout layout) {
-  SCOPED_TRACE(c.name + " (" + c.node.op_type() + ", opset " + std::to_string(c.opset) + ")");
-  if (dmlcpu_test::IsMovementOp(c.node.op_type())) {
+  SCOPED_TRACE(c.name + " (" + c.node.op_type + ", opset " + std::to_string(c.opset) + ")");
+  if (dmlcpu_test::IsMovementOp(c.node.op_type)) {
     std::vector<const Tensor*> data_inputs;
     auto adapted = dmlcpu_test::AdaptMovement(c.node, c.opset, c.outputs.size(), c.inputs,
                                               &data_inputs);

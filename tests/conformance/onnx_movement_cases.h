@@ -15,8 +15,8 @@
 #include "conformance/onnx_movement_runner.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
+#include "conformance/onnx_wire.h"
 #include "gtest/gtest.h"
-#include "onnx/onnx_pb.h"
 
 namespace dmlcpu_test {
 
@@ -39,9 +39,10 @@ inline bool IsMovementOp(const std::string& op) {
 
 namespace movement_internal {
 
-inline const ::onnx::AttributeProto* Attribute(const ::onnx::NodeProto& node, const char* name) {
-  for (const auto& a : node.attribute()) {
-    if (a.name() == name) return &a;
+inline const onnx_wire::AttributeProto* Attribute(const onnx_wire::NodeProto& node,
+                                                 const char* name) {
+  for (const auto& a : node.attribute) {
+    if (a.name == name) return &a;
   }
   return nullptr;
 }
@@ -65,21 +66,20 @@ inline std::vector<int64_t> Int64s(const HostTensor& t) {
 // The node through the adapter; `data_inputs` receives the node's tensor inputs (those that are
 // DirectML tensors, in binding order before empty ones are dropped).
 inline dmlcpu::StatusOr<dmlcpu::onnx::OperatorDesc> AdaptMovement(
-    const ::onnx::NodeProto& node, int64_t opset, size_t output_count,
+    const onnx_wire::NodeProto& node, int64_t opset, size_t output_count,
     const std::vector<std::optional<HostTensor>>& inputs,
     std::vector<const HostTensor*>* data_inputs) {
   using movement_internal::Attribute;
   using movement_internal::Int64s;
   namespace onnx = dmlcpu::onnx;
-  const std::string& op = node.op_type();
+  const std::string& op = node.op_type;
   auto ints = [&](const char* name) {
-    const ::onnx::AttributeProto* a = Attribute(node, name);
-    return a == nullptr ? std::vector<int64_t>{}
-                        : std::vector<int64_t>(a->ints().begin(), a->ints().end());
+    const onnx_wire::AttributeProto* a = Attribute(node, name);
+    return a == nullptr ? std::vector<int64_t>{} : a->ints;
   };
   auto integer = [&](const char* name, int64_t fallback) {
-    const ::onnx::AttributeProto* a = Attribute(node, name);
-    return a == nullptr ? fallback : a->i();
+    const onnx_wire::AttributeProto* a = Attribute(node, name);
+    return a == nullptr ? fallback : a->i;
   };
   auto input_values = [&](size_t i) {
     return i < inputs.size() && inputs[i] ? Int64s(*inputs[i]) : std::vector<int64_t>{};
