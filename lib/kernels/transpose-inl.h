@@ -6,8 +6,10 @@
 // - tiles of 2, 4 or 8 columns (16 for 1-byte elements) whose dst is one contiguous run: an
 //   interleave of that many src rows, vector by vector (DEPTH_TO_SPACE's inner pairs);
 // - blocks of one 64-byte dst line by one line: src lines transposed in registers as square
-//   sub-blocks of one vector (at most 32 bytes) per row, assembled into whole dst lines in an
-//   L1 buffer and stored line by line (streamed when line-aligned in the _stream variant);
+//   sub-blocks of one vector (at most 32 bytes) per row; where two vectors make a line (4- and
+//   8-byte elements) two sub-blocks side by side give whole dst lines straight from registers,
+//   else they are assembled in an L1 buffer; stored line by line either way (streamed when
+//   line-aligned in the _stream variant);
 // - what is left: single sub-blocks stored directly, then element by element.
 
 // Per-target include guard (toggled by foreach_target.h).
