@@ -39,8 +39,11 @@ struct Tuning {
   // where it fits): the per-tile cost against the src rows read at once.
   uint64_t narrow_transpose_tile_bytes = uint64_t{4} << 10;
   // Rows of runs shorter than half of this whose next row jumps at least this far in the input
-  // read each input stream this much at a time (see TileRuns in lib/planner/tile.cc).
+  // are tiled (see TileRuns in lib/planner/tile.cc)...
   uint64_t run_tile_bytes = uint64_t{4} << 10;
+  // ...reading each input stream up to this much at a time: longer reads per stream against
+  // more output lines open at once (docs/performance.md, session 28).
+  uint64_t run_tile_read_bytes = uint64_t{64} << 10;
 
   // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
   // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.

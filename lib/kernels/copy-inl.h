@@ -276,12 +276,17 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   // boundaries: those must stream too.)
   const size_t head_bytes = (0 - reinterpret_cast<uintptr_t>(to)) & (kLineBytes - 1);
   if (bytes < head_bytes + kLineBytes) return CopyBytes(dst, src, bytes);
-  std::memcpy(to, from, head_bytes);
-  to += head_bytes;
-  from += head_bytes;
-  bytes -= head_bytes;
+  if (head_bytes != 0) {
+    std::memcpy(to, from, head_bytes);
+    to += head_bytes;
+    from += head_bytes;
+    bytes -= head_bytes;
+  }
+  // Streamed: whole lines only. A line written partly by non-temporal and partly by regular
+  // stores from one thread costs several times either (Zen 3); the tail goes by memcpy.
+  const size_t line_bytes = bytes & ~(kLineBytes - 1);
   size_t i = 0;
-  for (; i + group_bytes <= bytes; i += group_bytes) {
+  for (; i + group_bytes <= line_bytes; i += group_bytes) {
     const auto v0 = hn::LoadU(d, from + i);
     const auto v1 = hn::LoadU(d, from + i + n);
     const auto v2 = hn::LoadU(d, from + i + 2 * n);
@@ -291,8 +296,8 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
     hn::Stream(v2, d, to + i + 2 * n);
     hn::Stream(v3, d, to + i + 3 * n);
   }
-  for (; i + n <= bytes; i += n) hn::Stream(hn::LoadU(d, from + i), d, to + i);
-  std::memcpy(to + i, from + i, bytes - i);
+  for (; i + n <= line_bytes; i += n) hn::Stream(hn::LoadU(d, from + i), d, to + i);
+  if (i != bytes) std::memcpy(to + i, from + i, bytes - i);
   // Non-temporal stores are weakly ordered: make them visible before returning (or leave it to
   // the caller's StoreFence after a batch).
   if (kFence) hwy::FlushStream();

@@ -6,8 +6,10 @@
 // - tiles of 2, 4 or 8 columns (16 for 1-byte elements) whose dst is one contiguous run: an
 //   interleave of that many src rows, vector by vector (DEPTH_TO_SPACE's inner pairs);
 // - blocks of one 64-byte dst line by one line: src lines transposed in registers as square
-//   sub-blocks of one vector (at most 32 bytes) per row, assembled into whole dst lines in an
-//   L1 buffer and stored line by line (streamed when line-aligned in the _stream variant);
+//   sub-blocks of one vector (at most 32 bytes) per row; where two vectors make a line (4- and
+//   8-byte elements) two sub-blocks side by side give whole dst lines straight from registers,
+//   else they are assembled in an L1 buffer; stored line by line either way (streamed when
+//   line-aligned in the _stream variant);
 // - what is left: single sub-blocks stored directly, then element by element.
 
 // Per-target include guard (toggled by foreach_target.h).
@@ -130,6 +132,34 @@ HWY_INLINE void TransposeSubBlock(D d, const TileAt<hn::TFromD<D>>& at, size_t r
   }
 }
 
+// dst rows [r0, r0 + N) x columns [c0, c0 + 2N) (N = lanes, 2N elements = one 64-byte line): two
+// sub-blocks side by side transposed in registers, then each dst row's line stored whole, its
+// two vectors back to back (streamed where the line is aligned, in the _stream variant).
+template <bool kStream, class D>
+HWY_INLINE void TransposeLinePair(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(D());
+  static_assert(2 * kN * sizeof(T) == 64, "two vectors per line");
+  hn::Vec<D> v[kN], w[kN];
+  for (size_t i = 0; i < kN; ++i) {
+    v[i] = hn::LoadU(d, AsLanes<T>(at.Src(r0, c0 + i)));
+    w[i] = hn::LoadU(d, AsLanes<T>(at.Src(r0, c0 + kN + i)));
+  }
+  TransposeSquare(d, v);
+  TransposeSquare(d, w);
+  uint8_t* row = at.Dst(r0, c0);
+  for (size_t j = 0; j < kN; ++j, row += at.dst_row_stride_bytes) {
+    T* to = AsLanes<T>(row);
+    if (kStream && (reinterpret_cast<uintptr_t>(to) & 63) == 0) {
+      hn::Stream(v[j], d, to);
+      hn::Stream(w[j], d, to + kN);
+    } else {
+      hn::StoreU(v[j], d, to);
+      hn::StoreU(w[j], d, to + kN);
+    }
+  }
+}
+
 // dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: sub-blocks
 // in src-row order (each src line is read while it is in L1, even where a power-of-two row
 // stride maps every src row to one cache set), into a line buffer, then one line per dst row.
@@ -145,6 +175,10 @@ HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, 
   for (size_t c = 0; c < kL; ++c) {
     const uintptr_t ahead = reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes;
     __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
+  }
+  if constexpr (2 * kN * sizeof(T) == 64 && sizeof(T) >= 4) {
+    for (size_t a = 0; a < kL; a += kN) TransposeLinePair<kStream>(d, at, r0 + a, c0);
+    return;
   }
   alignas(64) uint8_t lines[kL][64];
   for (size_t b = 0; b < kL; b += kN) {
@@ -180,10 +214,14 @@ HWY_INLINE void InterleaveRows(D d, const TileAt<hn::TFromD<D>>& at, size_t rows
   constexpr size_t kK = 16 / sizeof(T);
   static_assert(M >= 2 && M <= kN && (kN == kK || kN == 2 * kK), "M src rows, 1-2 blocks");
   T* out = AsLanes<T>(at.dst);
-  // Streamed from a line-aligned dst: each step writes M whole vectors, whole lines in turn.
-  const bool stream = kStream && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+  // Streamed from a line-aligned dst, but only the lines the vector steps write whole: a step of
+  // 16-byte vectors may write half a line whose rest goes to the scalar tail, and a line written
+  // partly by non-temporal and partly by regular stores costs several times either (Zen 3).
+  const bool aligned = kStream && (reinterpret_cast<uintptr_t>(out) & 63) == 0;
+  const size_t stream_end = aligned ? rows / kN * kN * M * sizeof(T) / 64 * 64 / sizeof(T) : 0;
   size_t r = 0;
   for (; r + kN <= rows; r += kN) {
+    const bool stream = (r + kN) * M <= stream_end;
     hn::Vec<D> v[M];
     for (size_t c = 0; c < M; ++c) v[c] = hn::LoadU(d, AsLanes<T>(at.Src(r, c)));
     InterleaveRounds<M>(d, v);

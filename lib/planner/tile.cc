@@ -102,8 +102,8 @@ void TileTranspose(Plan* plan, const Tuning& tuning) {
 // consecutive rows read from as many far-apart streams as the jumping loop is long; a
 // power-of-two apart, those share cache sets, whose lines (prefetched ones too) evict each other
 // before use. Tile the continuing loop under the jumping one, so that each stream is read
-// tuning.run_tile_bytes at a time: {2048 seq, 32 heads, run of 256 bytes} becomes
-// {128, 32, 16, 256 bytes}.
+// tuning.run_tile_read_bytes at a time: {2048 seq, 32 heads, run of 256 bytes} becomes
+// {8, 32, 256, 256 bytes}.
 void TileRuns(Plan* plan, const Tuning& tuning) {
   const uint32_t last = plan->loop_count - 1;
   if (plan->component_count != 0 || last < 2 || plan->loop_count + 1 > kMaxRank) return;
@@ -121,7 +121,8 @@ void TileRuns(Plan* plan, const Tuning& tuning) {
   }
   if (b < 0) return;
   const Loop walk = plan->loops[b];
-  const int64_t max_items = FloorPow2(tile_bytes / run_bytes);
+  const int64_t max_items =
+      FloorPow2(static_cast<int64_t>(tuning.run_tile_read_bytes) / run_bytes);
   const int64_t walk_tile = walk.size <= max_items ? walk.size : PickTile(walk.size, max_items, 2);
   if (walk_tile == 0) return;
   Loop loops[kMaxRank];

@@ -167,13 +167,14 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
             << "DepthToSpace width " << width << " block " << block << (dcr ? " DCR" : " CRD");
       }
     }
-    // Heads {1, 16, 96, 24} with perm {0, 2, 1, 3}: 16 streams, runs of 24 elements.
+    // Heads {1, 16, 2048, 24} with perm {0, 2, 1, 3}: 16 streams, runs of 24 elements, the
+    // sequence in 2 to 8 stream tiles (run_tile_read_bytes).
     EXPECT_TRUE(Slice1Tester()
                     .ElementBytes(width)
-                    .InputSizes({1, 96, 16, 24})
-                    .InputStrides({16 * 96 * 24, 24, 96 * 24, 1})
+                    .InputSizes({1, 2048, 16, 24})
+                    .InputStrides({16 * 2048 * 24, 24, 2048 * 24, 1})
                     .WindowOffsets({0, 0, 0, 0})
-                    .WindowSizes({1, 96, 16, 24})
+                    .WindowSizes({1, 2048, 16, 24})
                     .Seed(width * 3)
                     .Test(Devices()))
         << "heads width " << width;

@@ -633,7 +633,7 @@ TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
 TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
   // {1, 32, 2048, 128} fp16 with perm {0, 2, 1, 3}: rows of 256-byte runs (K1), not a
   // transpose; the heads loop jumps 512 KiB in the input, so the sequence loop is tiled under
-  // it: 16 rows (4 KiB) of one head at a time.
+  // it: 256 rows (64 KiB, run_tile_read_bytes) of one head at a time.
   Tensor heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 128, 262144, 1});
   Tensor seq(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128});
   const Plan plan = CompileSlice1(heads, seq, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
@@ -641,10 +641,10 @@ TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
   EXPECT_EQ(plan.strategy, Strategy::kRowsOfRuns);
   EXPECT_EQ(plan.tiling, Tiling::kRunTiles);
   ASSERT_EQ(plan.loop_count, 4u);
-  EXPECT_EQ(plan.loops[0].size, 128);
+  EXPECT_EQ(plan.loops[0].size, 8);
   EXPECT_EQ(plan.loops[1].size, 32);
   EXPECT_EQ(plan.loops[1].in_stride_bytes, 524288);
-  EXPECT_EQ(plan.loops[2].size, 16);
+  EXPECT_EQ(plan.loops[2].size, 256);
   EXPECT_EQ(plan.loops[2].in_stride_bytes, 256);
   EXPECT_EQ(plan.loops[2].out_stride_bytes, 8192);
   EXPECT_EQ(plan.loops[3].size, 128);
