@@ -32,6 +32,7 @@ constexpr size_t kRowBatch = 16;
 // none: reading a line that is then written non-temporally measured slower.
 constexpr int64_t kPrefetchLinesPerRow = 8;
 constexpr int64_t kLineBytes = 64;
+constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
 
 // Bumps the row odometer over loops[0, count - 1) by one row.
 inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, int64_t* out_off,
@@ -116,9 +117,24 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
   for (uint32_t d = 0; d + 1 < count; ++d) rows *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   int64_t offsets[kChunkItems];
+  // A row that walks the indexed axis (out_stride_bytes 0) writes in random order anywhere in
+  // one span of the output: the next row's span is prefetched while this one is written.
+  const ScatterComponent& axis = plan.components[0];
+  const int64_t next_span_bytes =
+      row.out_stride_bytes == 0 && plan.component_count == 1 && axis.pitch_bytes > 0 &&
+              static_cast<uint64_t>(axis.pitch_bytes) * axis.dim_size <= kPrefetchRowSpanBytes
+          ? static_cast<int64_t>(axis.dim_size - 1) * axis.pitch_bytes + 1
+          : 0;
   for (uint64_t r = 0; r < rows; ++r) {
     if (plan.apply_indexed != nullptr && key_begin == 0 && key_end == kAllKeys) {
       const ScatterComponent& c = plan.components[0];
+      if (next_span_bytes > 0 && r + 1 < rows) {
+        int64_t next_coord[kMaxRank], next_out = out_off, next_upd = upd_off, next_idx = idx_off;
+        std::copy(coord, coord + kMaxRank, next_coord);
+        NextRow(loops, count, next_coord, &next_out, &next_upd, &next_idx);
+        const uint8_t* next = args.output + next_out;
+        for (int64_t o = 0; o < next_span_bytes; o += kLineBytes) PrefetchWrite(next + o);
+      }
       plan.apply_indexed(args.output + out_off, row.out_stride_bytes, args.updates + upd_off,
                          row.upd_stride_bytes, args.indices + idx_off + c.idx_offset_bytes,
                          row.idx_stride_bytes, row_items, c.dim_size, c.pitch_bytes);

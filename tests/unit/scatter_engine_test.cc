@@ -234,13 +234,16 @@ TEST(ScatterEngine, IndexedKernelMatchesResolveThenApply) {
   std::mt19937_64 rng(0x5CA77E2);
   for (int it = 0; it < kernels::kIndexTypeCount; ++it) {
     for (int slot = 0; slot < 4; ++slot) {
-      for (int variant = 0; variant < 4; ++variant) {
+      for (int variant = 0; variant < 5; ++variant) {
         const int64_t w = int64_t{1} << slot;
-        const size_t count = 300;
+        const size_t count = 301;  // not a multiple of the dense row's unroll
         const uint64_t dim_size = 37;
-        const int64_t pitch_bytes = 3 * w;  // dimension elements 3 apart
-        const int64_t dst_stride_bytes = variant & 1 ? 0 : dim_size * pitch_bytes;
-        const int64_t src_stride_bytes = variant & 2 ? 0 : 2 * w;
+        // Variant 4: the dense row (one row along a contiguous axis, contiguous updates and
+        // indices); else dimension elements 3 apart.
+        const bool dense = variant == 4;
+        const int64_t pitch_bytes = dense ? w : 3 * w;
+        const int64_t dst_stride_bytes = dense || variant & 1 ? 0 : dim_size * pitch_bytes;
+        const int64_t src_stride_bytes = dense ? w : variant & 2 ? 0 : 2 * w;
         const int64_t idx_stride_bytes = variant == 3 ? 0 : index_bytes[it];
         std::vector<uint8_t> indices(count * index_bytes[it]), src(count * 2 * w);
         for (auto& b : src) b = static_cast<uint8_t>(rng());
