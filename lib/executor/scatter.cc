@@ -21,10 +21,6 @@ namespace {
 constexpr size_t kChunkItems = 256;  // offsets resolved per kernel call, kept in L1
 constexpr uint64_t kAllKeys = uint64_t{1} << 62;
 
-}  // namespace
-
-namespace {
-
 // Rows of one tuple each are resolved this many at a time and their destinations prefetched
 // before any is written, so that the page walks and line fetches of scattered rows overlap.
 constexpr size_t kRowBatch = 16;
@@ -32,6 +28,7 @@ constexpr size_t kRowBatch = 16;
 // none: reading a line that is then written non-temporally measured slower.
 constexpr int64_t kPrefetchLinesPerRow = 8;
 constexpr int64_t kLineBytes = 64;
+// A row along the indexed axis prefetches the next row's destinations up to this span.
 constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
 
 // Bumps the row odometer over loops[0, count - 1) by one row.
