@@ -218,11 +218,60 @@ void ResolveDrop(const void* indices, int64_t idx_stride_bytes, size_t count, ui
   }
 }
 
+// The index wrapped once (signed types) as an unsigned value; out of range when >= dim_size.
+template <typename I>
+inline uint64_t Wrapped(I v, uint64_t dim_size) {
+  if constexpr (std::is_signed_v<I>) {
+    const auto w = static_cast<int64_t>(v);
+    return static_cast<uint64_t>(w < 0 ? w + static_cast<int64_t>(dim_size) : w);
+  } else {
+    return static_cast<uint64_t>(v);
+  }
+}
+
+// ScatterIndexed along one dimension of contiguous elements (a SCATTER along the innermost
+// axis): indices and src contiguous, every item into the same row. Unrolled by four, in order.
+template <typename I, typename S>
+void ScatterIndexedRow(uint8_t* dst, const uint8_t* src, const uint8_t* idx, size_t count,
+                       uint64_t dim_size) {
+  constexpr size_t kI = sizeof(I), kS = sizeof(S);
+  size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const uint64_t u0 = Wrapped(LoadAt<I>(idx + i * kI), dim_size);
+    const uint64_t u1 = Wrapped(LoadAt<I>(idx + (i + 1) * kI), dim_size);
+    const uint64_t u2 = Wrapped(LoadAt<I>(idx + (i + 2) * kI), dim_size);
+    const uint64_t u3 = Wrapped(LoadAt<I>(idx + (i + 3) * kI), dim_size);
+    const S s0 = LoadAt<S>(src + i * kS), s1 = LoadAt<S>(src + (i + 1) * kS);
+    const S s2 = LoadAt<S>(src + (i + 2) * kS), s3 = LoadAt<S>(src + (i + 3) * kS);
+    if ((u0 | u1 | u2 | u3) < dim_size) {  // all four in range (the usual case)
+      StoreAt<S>(dst + u0 * kS, s0);
+      StoreAt<S>(dst + u1 * kS, s1);
+      StoreAt<S>(dst + u2 * kS, s2);
+      StoreAt<S>(dst + u3 * kS, s3);
+    } else {
+      if (u0 < dim_size) StoreAt<S>(dst + u0 * kS, s0);
+      if (u1 < dim_size) StoreAt<S>(dst + u1 * kS, s1);
+      if (u2 < dim_size) StoreAt<S>(dst + u2 * kS, s2);
+      if (u3 < dim_size) StoreAt<S>(dst + u3 * kS, s3);
+    }
+  }
+  for (; i < count; ++i) {
+    const uint64_t u = Wrapped(LoadAt<I>(idx + i * kI), dim_size);
+    if (u < dim_size) StoreAt<S>(dst + u * kS, LoadAt<S>(src + i * kS));
+  }
+}
+
 template <typename I, typename S>
 void ScatterIndexed(uint8_t* dst, int64_t dst_stride_bytes, const uint8_t* src,
                     int64_t src_stride_bytes, const void* indices, int64_t idx_stride_bytes,
                     size_t count, uint64_t dim_size, int64_t pitch_bytes) {
   const auto* idx = static_cast<const uint8_t*>(indices);
+  if (dst_stride_bytes == 0 && pitch_bytes == static_cast<int64_t>(sizeof(S)) &&
+      src_stride_bytes == static_cast<int64_t>(sizeof(S)) &&
+      idx_stride_bytes == static_cast<int64_t>(sizeof(I))) {
+    ScatterIndexedRow<I, S>(dst, src, idx, count, dim_size);
+    return;
+  }
   int64_t idx_off = 0, src_off = 0, dst_off = 0;  // bumped: no multiply per operand
   for (size_t i = 0; i < count; ++i) {
     const I v = LoadAt<I>(idx + idx_off);

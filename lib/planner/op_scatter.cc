@@ -274,13 +274,23 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     }
   }
   const uint64_t threads = settings.concurrency == 0 ? 2 : settings.concurrency;
+  const uint64_t row_bytes = static_cast<uint64_t>(row.size) * out.elem_bytes;
+  if (plan->tuple_per_row && plan->split_loop == plan->loop_count - 1 &&
+      tuples >= kMinKeyRangeRowsPerSlice * threads &&
+      row_bytes < kMinSplitRowBytes * threads) {
+    // Many short rows of one tuple each: cutting every row would make each slice resolve every
+    // tuple for a piece of a row; key ranges keep rows whole (one tuple read per row).
+    plan->split_loop = kNoSplitLoop;
+  }
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
-    // Key ranges make every slice read every index: measured slower than one thread on a
-    // 2-core VM (docs/performance.md#scatter), so such plans run inline; the slices stay
-    // correct for any count (tests run them).
-    plan->max_slices = plan->split_loop == kNoSplitLoop
-                           ? 1
-                           : std::min<uint64_t>(threads, static_cast<uint64_t>(best));
+    // Key ranges make every slice read every index: for one index per element measured slower
+    // than one thread on a 2-core VM (docs/performance.md#scatter), so those run inline; the
+    // slices stay correct for any count (tests run them). One tuple per row costs little.
+    if (plan->split_loop != kNoSplitLoop) {
+      plan->max_slices = std::min<uint64_t>(threads, static_cast<uint64_t>(best));
+    } else if (plan->tuple_per_row) {
+      plan->max_slices = threads;
+    }
   }
   const kernels::ScatterKernels& k = kernels::GetScatterKernels();
   plan->resolve = k.resolve[static_cast<int>(g.index_type)];
@@ -293,8 +303,8 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   }
   if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
       row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
-      static_cast<uint64_t>(row.size) * out.elem_bytes >= kMinStreamRowBytes) {
-    plan->stream_row = kernels::BestKernels().copy_bytes_stream;
+      row_bytes >= kMinStreamRowBytes) {
+    plan->stream_row = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
   if (plan->apply_elems == nullptr || plan->apply_run == nullptr) {
     return Status(StatusCode::kInternal, "scatter: no kernel for the type and reduction");
@@ -377,7 +387,8 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   scatter.reduction = settings.scatter_reduction;
   scatter.uint16_as_bfloat16 = settings.scatter_bfloat16;
   scatter.concurrency = settings.concurrency;
-  scatter.serial_cutoff_bytes = settings.tuning->serial_cutoff_bytes;
+  scatter.serial_cutoff_bytes =
+      std::max(settings.tuning->serial_cutoff_bytes, kScatterSerialCutoffBytes);
   Step step;
   step.kind = StepKind::kScatter;
   step.input_binding = updates;

@@ -16,7 +16,8 @@
 // - split loop: a loop with out_stride_bytes != 0 (a "destination loop": updates that differ in
 //   its coordinate never share a destination, because the output layout does not overlap) is cut
 //   into contiguous coordinate ranges, one per slice; each slice walks every other loop in order.
-// - key ranges (no destination loop, e.g. a rank-1 scatter-add): each slice walks every update
+// - key ranges (no destination loop, e.g. a rank-1 scatter-add; or many short rows of one tuple
+//   each, see kMinSplitRowBytes): each slice walks every update
 //   and applies only those whose destination key (the offset of the item's first element) falls
 //   in its share of [0, key_span_bytes). Items are whole rows where a row shares one tuple, and
 //   distinct keys then never overlap.
@@ -77,12 +78,22 @@ struct ScatterPlan {
   // where a slice owns every key; else null.
   kernels::ScatterIndexedFn apply_indexed = nullptr;
   // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
-  // and updates: copied with non-temporal stores (fenced per call), so that a row landing in
-  // a cold part of a large output is written without reading it first; else null.
+  // and updates: copied with non-temporal stores (unfenced; one StoreFence per slice), so that
+  // a row landing in a cold part of a large output is written without reading it first; else
+  // null.
   kernels::CopyBytesFn stream_row = nullptr;
 };
 
 constexpr uint64_t kMinStreamRowBytes = 1024;
+// One tuple per row: the row itself is split only where each slice's piece of it is at least
+// kMinSplitRowBytes or there are fewer than kMinKeyRangeRowsPerSlice rows per slice; else key
+// ranges.
+constexpr uint64_t kMinSplitRowBytes = uint64_t{64} << 10;
+constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
+// Scatters moving fewer bytes run inline: every slice reads every index, and the handoff to a
+// second thread cost more than it saved for the in-place KV-cache write (about 200 KB moved;
+// docs/performance.md#scatter-key-ranges-and-prefetch).
+constexpr uint64_t kScatterSerialCutoffBytes = uint64_t{1} << 20;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 
 }  // namespace internal

@@ -234,13 +234,16 @@ TEST(ScatterEngine, IndexedKernelMatchesResolveThenApply) {
   std::mt19937_64 rng(0x5CA77E2);
   for (int it = 0; it < kernels::kIndexTypeCount; ++it) {
     for (int slot = 0; slot < 4; ++slot) {
-      for (int variant = 0; variant < 4; ++variant) {
+      for (int variant = 0; variant < 5; ++variant) {
         const int64_t w = int64_t{1} << slot;
-        const size_t count = 300;
+        const size_t count = 301;  // not a multiple of the dense row's unroll
         const uint64_t dim_size = 37;
-        const int64_t pitch_bytes = 3 * w;  // dimension elements 3 apart
-        const int64_t dst_stride_bytes = variant & 1 ? 0 : dim_size * pitch_bytes;
-        const int64_t src_stride_bytes = variant & 2 ? 0 : 2 * w;
+        // Variant 4: the dense row (one row along a contiguous axis, contiguous updates and
+        // indices); else dimension elements 3 apart.
+        const bool dense = variant == 4;
+        const int64_t pitch_bytes = dense ? w : 3 * w;
+        const int64_t dst_stride_bytes = dense || variant & 1 ? 0 : dim_size * pitch_bytes;
+        const int64_t src_stride_bytes = dense ? w : variant & 2 ? 0 : 2 * w;
         const int64_t idx_stride_bytes = variant == 3 ? 0 : index_bytes[it];
         std::vector<uint8_t> indices(count * index_bytes[it]), src(count * 2 * w);
         for (auto& b : src) b = static_cast<uint8_t>(rng());
@@ -343,12 +346,14 @@ TEST(ScatterEngine, InPlaceMatchesOutOfPlace) {
 TEST(ScatterEngine, PlanSplitsByDestination) {
   const auto plan_of = [](DML_OPERATOR_TYPE type, std::vector<uint32_t> in,
                           std::vector<uint32_t> idx, std::vector<uint32_t> upd, uint32_t a,
-                          uint32_t b) {
+                          uint32_t b,
+                          DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_FLOAT32,
+                          uint64_t serial_cutoff_bytes = uint64_t{64} << 10) {
     Tensor input, indices, updates, output;
-    Describe(&input, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    Describe(&input, data_type, in, {}, 0);
     Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, idx, {}, 0);
-    Describe(&updates, DML_TENSOR_DATA_TYPE_FLOAT32, upd, {}, 0);
-    Describe(&output, DML_TENSOR_DATA_TYPE_FLOAT32, in, {}, 0);
+    Describe(&updates, data_type, upd, {}, 0);
+    Describe(&output, data_type, in, {}, 0);
     DML_SCATTER_OPERATOR_DESC e = {&input.desc, &indices.desc, &updates.desc, &output.desc, a};
     DML_SCATTER_ND_OPERATOR_DESC n = {&input.desc, &indices.desc, &updates.desc, &output.desc, a,
                                       b};
@@ -359,6 +364,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
                     .ok());
     ScatterSettings settings;
     settings.concurrency = 2;
+    settings.serial_cutoff_bytes = serial_cutoff_bytes;
     ScatterPlan plan;
     EXPECT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
     return plan;
@@ -378,13 +384,31 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
   EXPECT_EQ(p.max_slices, 1u);  // key ranges: inline (docs/performance.md#scatter)
   EXPECT_EQ(p.key_span_bytes, 65536u * 4);
-  // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs; the row block is split.
-  p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2);
+  // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs (streamed); many short rows
+  // take key ranges (whole rows per slice, one tuple read per row) and run in slices.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2,
+              DML_TENSOR_DATA_TYPE_FLOAT32, kScatterSerialCutoffBytes);
   EXPECT_TRUE(p.tuple_per_row);
   ASSERT_EQ(p.loop_count, 2u);
   EXPECT_EQ(p.loops[0].size, 10000);
   EXPECT_EQ(p.loops[1].size, 512);
+  EXPECT_EQ(p.split_loop, kNoSplitLoop);
+  EXPECT_EQ(p.max_slices, 2u);
+  EXPECT_EQ(p.key_span_bytes, 256u * 256 * 512 * 4);
+  EXPECT_NE(p.stream_row, nullptr);
+  // The KV-cache token write: 256 rows of 256 bytes, key ranges; about 200 KB moved is below the
+  // scatter's serial cutoff (inline), and rows of 256 bytes take regular stores.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 32, 4096, 128}, {8, 32, 1, 3}, {8, 32, 1, 128}, 4, 4,
+              DML_TENSOR_DATA_TYPE_FLOAT16, kScatterSerialCutoffBytes);
+  EXPECT_TRUE(p.tuple_per_row);
+  EXPECT_EQ(p.split_loop, kNoSplitLoop);
+  EXPECT_EQ(p.max_slices, 1u);
+  EXPECT_EQ(p.stream_row, nullptr);
+  // A few long rows of one tuple each: the row itself is split.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {4, 1u << 16}, {3, 1}, {3, 1u << 16}, 2, 2);
+  EXPECT_TRUE(p.tuple_per_row);
   EXPECT_EQ(p.split_loop, 1u);
+  EXPECT_EQ(p.max_slices, 2u);
   // A tiny scatter runs inline.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {100, 16}, {8, 1}, {8, 16}, 2, 2);
   EXPECT_EQ(p.max_slices, 1u);
