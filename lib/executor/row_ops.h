@@ -41,6 +41,40 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
   }
 }
 
+// CopyRun without a prefetcher for plans with regular stores (plan.copy_run then copies as
+// memcpy does): runs of at most 64 bytes as two overlapping moves inline, no kernel call.
+inline void CopySmallRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t bytes) {
+  if (bytes > 64) {
+    plan.copy_run(out, in, bytes);
+  } else if (bytes >= 32) {
+    uint8_t head[32], tail[32];
+    std::memcpy(head, in, 32);
+    std::memcpy(tail, in + bytes - 32, 32);
+    std::memcpy(out, head, 32);
+    std::memcpy(out + bytes - 32, tail, 32);
+  } else if (bytes >= 16) {
+    uint8_t head[16], tail[16];
+    std::memcpy(head, in, 16);
+    std::memcpy(tail, in + bytes - 16, 16);
+    std::memcpy(out, head, 16);
+    std::memcpy(out + bytes - 16, tail, 16);
+  } else if (bytes >= 8) {
+    uint64_t head, tail;
+    std::memcpy(&head, in, 8);
+    std::memcpy(&tail, in + bytes - 8, 8);
+    std::memcpy(out, &head, 8);
+    std::memcpy(out + bytes - 8, &tail, 8);
+  } else if (bytes >= 4) {
+    uint32_t head, tail;
+    std::memcpy(&head, in, 4);
+    std::memcpy(&tail, in + bytes - 4, 4);
+    std::memcpy(out, &head, 4);
+    std::memcpy(out + bytes - 4, &tail, 4);
+  } else {
+    for (uint64_t i = 0; i < bytes; ++i) out[i] = in[i];
+  }
+}
+
 // out[i] = in[i * in_stride_bytes] for `count` elements. With a prefetcher (dense strides, at
 // most a cache line per element) the row goes in steps of about Tuning::kStridedStepBytes of input.
 // With non-temporal stores (contiguous output) the output lines are never read for ownership: rows

@@ -2,6 +2,7 @@
 // The scatter step's unit engine (scatter_plan.h): one slice of the destinations, walked in
 // the updates' row-major order on the calling thread. Allocation-free; no TBB, no Highway.
 #include <algorithm>
+#include <cstring>
 
 #include "executor/executor.h"
 
@@ -16,11 +17,97 @@ constexpr uint64_t kAllKeys = uint64_t{1} << 62;
 
 namespace {
 
+// dst[0, bytes) = src[0, bytes): rows of up to 64 bytes as two overlapping moves inline.
+inline void CopyRow(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  if (bytes >= 32 && bytes <= 64) {
+    uint8_t head[32], tail[32];
+    std::memcpy(head, src, 32);
+    std::memcpy(tail, src + bytes - 32, 32);
+    std::memcpy(dst, head, 32);
+    std::memcpy(dst + bytes - 32, tail, 32);
+  } else if (bytes >= 16 && bytes < 32) {
+    uint8_t head[16], tail[16];
+    std::memcpy(head, src, 16);
+    std::memcpy(tail, src + bytes - 16, 16);
+    std::memcpy(dst, head, 16);
+    std::memcpy(dst + bytes - 16, tail, 16);
+  } else {
+    std::memcpy(dst, src, bytes);
+  }
+}
+
+// plan.tuple_per_row: WalkUpdates with the rows' keys resolved a line at a time (up to
+// kChunkItems rows of the loop above the row per resolve call) instead of one call per row; the
+// rows are applied in the same row-major order.
+void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                   uint64_t key_end) {
+  const uint32_t count = plan.loop_count;
+  const ScatterLoop& row = loops[count - 1];
+  const auto row_items = static_cast<size_t>(row.size);
+  const size_t row_bytes = row_items * plan.elem_bytes;
+  // Replaced rows, contiguous on both sides and kept in the cache: a copy (as apply_run's).
+  const auto elem = static_cast<int64_t>(plan.elem_bytes);
+  const bool copy_rows = plan.reduction == kernels::ScatterReduction::kNone &&
+                         plan.stream_row == nullptr && row.out_stride_bytes == elem &&
+                         row.upd_stride_bytes == elem;
+  // The line: the loop above the row (a single row without one); lines: the loops above it.
+  const uint32_t outer_count = count >= 2 ? count - 2 : 0;
+  const ScatterLoop line = count >= 2 ? loops[count - 2] : ScatterLoop{};
+  uint64_t lines = 1;
+  for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
+  int64_t coord[kMaxRank] = {};
+  int64_t keys[kChunkItems];
+  const uint64_t key_span = key_end - key_begin;
+  for (uint64_t l = 0; l < lines; ++l) {
+    for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
+      const size_t n = static_cast<size_t>(
+          std::min<int64_t>(static_cast<int64_t>(kChunkItems), line.size - i0));
+      int64_t o = out_off + i0 * line.out_stride_bytes;
+      for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
+      const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
+      for (uint32_t j = 0; j < plan.component_count; ++j) {
+        const ScatterComponent& c = plan.components[j];
+        plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size,
+                     c.pitch_bytes, keys);
+      }
+      const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
+      for (size_t i = 0; i < n; ++i, upd += line.upd_stride_bytes) {
+        if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
+        if (copy_rows) {
+          CopyRow(args.output + keys[i], upd, row_bytes);
+        } else if (plan.stream_row != nullptr) {
+          plan.stream_row(args.output + keys[i], upd, row_bytes);
+        } else {
+          plan.apply_run(args.output + keys[i], row.out_stride_bytes, upd, row.upd_stride_bytes,
+                         row_items);
+        }
+      }
+    }
+    // Next line: odometer over loops[0, outer_count).
+    for (uint32_t d = outer_count; d-- > 0;) {
+      const ScatterLoop& k = loops[d];
+      out_off += k.out_stride_bytes;
+      upd_off += k.upd_stride_bytes;
+      idx_off += k.idx_stride_bytes;
+      if (++coord[d] < k.size) break;
+      coord[d] = 0;
+      out_off -= k.size * k.out_stride_bytes;
+      upd_off -= k.size * k.upd_stride_bytes;
+      idx_off -= k.size * k.idx_stride_bytes;
+    }
+  }
+}
+
 // Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
 // given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
 void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                  int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                  uint64_t key_end) {
+  if (plan.tuple_per_row) {
+    WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+    return;
+  }
   const uint32_t count = plan.loop_count;
   const ScatterLoop row = loops[count - 1];
   const auto row_items = static_cast<size_t>(row.size);
@@ -28,25 +115,8 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
   for (uint32_t d = 0; d + 1 < count; ++d) rows *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   int64_t offsets[kChunkItems];
-  const uint64_t key_span = key_end - key_begin;
   for (uint64_t r = 0; r < rows; ++r) {
-    if (plan.tuple_per_row) {
-      offsets[0] = out_off;
-      for (uint32_t j = 0; j < plan.component_count; ++j) {
-        const ScatterComponent& c = plan.components[j];
-        plan.resolve(args.indices + idx_off + c.idx_offset_bytes, 0, 1, c.dim_size,
-                     c.pitch_bytes, offsets);
-      }
-      const int64_t key = offsets[0];
-      if (static_cast<uint64_t>(key) - key_begin < key_span) {
-        if (plan.stream_row != nullptr) {
-          plan.stream_row(args.output + key, args.updates + upd_off, row_items * plan.elem_bytes);
-        } else {
-          plan.apply_run(args.output + key, row.out_stride_bytes, args.updates + upd_off,
-                         row.upd_stride_bytes, row_items);
-        }
-      }
-    } else if (plan.apply_indexed != nullptr && key_begin == 0 && key_end == kAllKeys) {
+    if (plan.apply_indexed != nullptr && key_begin == 0 && key_end == kAllKeys) {
       const ScatterComponent& c = plan.components[0];
       plan.apply_indexed(args.output + out_off, row.out_stride_bytes, args.updates + upd_off,
                          row.upd_stride_bytes, args.indices + idx_off + c.idx_offset_bytes,
@@ -86,6 +156,12 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
 
 void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
                      uint64_t slices) {
+  // One slice that walks everything at once (the inline case): the plan's own loops.
+  if (slices == 1 && (plan.split_loop == kNoSplitLoop || plan.strip_items == 0 ||
+                      plan.strip_items >= static_cast<uint64_t>(plan.loops[plan.split_loop].size))) {
+    WalkUpdates(plan, args, plan.loops, 0, 0, 0, 0, kAllKeys);
+    return;
+  }
   ScatterLoop loops[kMaxRank];
   std::copy(plan.loops, plan.loops + plan.loop_count, loops);
   if (plan.split_loop == kNoSplitLoop) {
@@ -99,7 +175,8 @@ void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t 
   // A range of one destination loop's coordinates, maybe walked in strips.
   ScatterLoop& l = loops[plan.split_loop];
   const auto size = static_cast<uint64_t>(l.size);
-  const uint64_t begin = size * slice / slices, end = size * (slice + 1) / slices;
+  const uint64_t begin = slices == 1 ? 0 : size * slice / slices;
+  const uint64_t end = slices == 1 ? size : size * (slice + 1) / slices;
   const uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
   for (uint64_t b = begin; b < end; b += strip) {
     const auto first = static_cast<int64_t>(b);

@@ -478,8 +478,51 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
   }
 }
 
+// Whole rows (one piece each) of runs or strided rows with regular stores, no prefetch and no
+// indices: the small steps (JOIN's and PADDING's rows, TILE's, fills). Borders, row, borders in
+// one pass; nothing set up per unit range beyond one odometer, no per-row dispatch.
+template <Strategy S>
+void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const uint32_t outer_count = plan.loop_count - 1;
+  const Loop& row = plan.loops[outer_count];
+  const uint64_t row_items = plan.partition.row_items;
+  const uint64_t row_bytes = row_items * plan.elem_bytes;
+  const bool borders = plan.borders.left_items + plan.borders.right_items != 0;
+  // The rows along the loop above the row are walked by pointer bumps, the odometer moves once
+  // per such line.
+  const Loop no_loop;
+  const Loop& line = outer_count > 0 ? plan.loops[outer_count - 1] : no_loop;
+  Odometer rows(plan, outer_count, begin);
+  for (uint64_t unit = begin; unit < end;) {
+    const uint64_t n = outer_count > 0 ? std::min(end - unit, rows.RowsLeftInLoop()) : 1;
+    uint8_t* out = args.output + rows.offsets().out_off;
+    const uint8_t* in = args.input + rows.offsets().in_off;
+    for (uint64_t k = 0; k < n; ++k) {
+      if (borders) WriteRowBorder(plan, out, in, row_items, true);
+      if constexpr (S == Strategy::kStridedRows) {
+        plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, row_items);
+      } else {
+        CopySmallRun(plan, out, in, row_bytes);
+      }
+      if (borders) WriteRowBorder(plan, out, in, row_items, false);
+      out += line.out_stride_bytes;
+      in += line.in_stride_bytes;
+    }
+    unit += n;
+    rows.Advance(n);
+  }
+}
+
 template <Strategy S>
 void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  if constexpr (S == Strategy::kContiguousRun || S == Strategy::kRowsOfRuns ||
+                S == Strategy::kStridedRows) {
+    if (plan.partition.pieces_per_row == 1 && !plan.prefetch.input_stream &&
+        !plan.store.non_temporal) {
+      RunWholeRows<S>(plan, args, begin, end);
+      return;
+    }
+  }
   WithStreamPrefetch<RowSpans>(plan, args, begin, end, [&](auto* pf) {
     RunRowsWith<S>(plan, args, begin, end, pf);
   });
