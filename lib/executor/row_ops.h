@@ -41,35 +41,29 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
   }
 }
 
+// out[0, bytes) = in[0, bytes) for bytes in [kMoveBytes, 2 * kMoveBytes]: two overlapping moves.
+template <size_t kMoveBytes>
+inline void CopyOverlapping(uint8_t* out, const uint8_t* in, uint64_t bytes) {
+  uint8_t head[kMoveBytes], tail[kMoveBytes];
+  std::memcpy(head, in, kMoveBytes);
+  std::memcpy(tail, in + bytes - kMoveBytes, kMoveBytes);
+  std::memcpy(out, head, kMoveBytes);
+  std::memcpy(out + bytes - kMoveBytes, tail, kMoveBytes);
+}
+
 // CopyRun without a prefetcher for plans with regular stores (plan.copy_run then copies as
-// memcpy does): runs of at most 64 bytes as two overlapping moves inline, no kernel call.
+// memcpy does): runs of at most 64 bytes inline, no kernel call.
 inline void CopySmallRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t bytes) {
   if (bytes > 64) {
     plan.copy_run(out, in, bytes);
   } else if (bytes >= 32) {
-    uint8_t head[32], tail[32];
-    std::memcpy(head, in, 32);
-    std::memcpy(tail, in + bytes - 32, 32);
-    std::memcpy(out, head, 32);
-    std::memcpy(out + bytes - 32, tail, 32);
+    CopyOverlapping<32>(out, in, bytes);
   } else if (bytes >= 16) {
-    uint8_t head[16], tail[16];
-    std::memcpy(head, in, 16);
-    std::memcpy(tail, in + bytes - 16, 16);
-    std::memcpy(out, head, 16);
-    std::memcpy(out + bytes - 16, tail, 16);
+    CopyOverlapping<16>(out, in, bytes);
   } else if (bytes >= 8) {
-    uint64_t head, tail;
-    std::memcpy(&head, in, 8);
-    std::memcpy(&tail, in + bytes - 8, 8);
-    std::memcpy(out, &head, 8);
-    std::memcpy(out + bytes - 8, &tail, 8);
+    CopyOverlapping<8>(out, in, bytes);
   } else if (bytes >= 4) {
-    uint32_t head, tail;
-    std::memcpy(&head, in, 4);
-    std::memcpy(&tail, in + bytes - 4, 4);
-    std::memcpy(out, &head, 4);
-    std::memcpy(out + bytes - 4, &tail, 4);
+    CopyOverlapping<4>(out, in, bytes);
   } else {
     for (uint64_t i = 0; i < bytes; ++i) out[i] = in[i];
   }

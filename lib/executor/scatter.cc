@@ -36,14 +36,11 @@ inline void CopyRow(uint8_t* dst, const uint8_t* src, size_t bytes) {
   }
 }
 
-// plan.tuple_per_row: WalkUpdates with the rows' keys resolved a line at a time (up to
-// kChunkItems rows of the loop above the row per resolve call) instead of one call per row; the
-// rows are applied in the same row-major order.
-void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                   uint64_t key_end) {
-  const uint32_t count = plan.loop_count;
-  const ScatterLoop& row = loops[count - 1];
+// Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
+// single row), keys resolved up to kChunkItems rows per resolve call, rows in order.
+inline void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
+                           const ScatterLoop& row, int64_t out_off, int64_t upd_off,
+                           int64_t idx_off, uint64_t key_begin, uint64_t key_span) {
   const auto row_items = static_cast<size_t>(row.size);
   const size_t row_bytes = row_items * plan.elem_bytes;
   // Replaced rows, contiguous on both sides and kept in the cache: a copy (as apply_run's).
@@ -51,39 +48,53 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
   const bool copy_rows = plan.reduction == kernels::ScatterReduction::kNone &&
                          plan.stream_row == nullptr && row.out_stride_bytes == elem &&
                          row.upd_stride_bytes == elem;
-  // The line: the loop above the row (a single row without one); lines: the loops above it.
-  const uint32_t outer_count = count >= 2 ? count - 2 : 0;
-  const ScatterLoop line = count >= 2 ? loops[count - 2] : ScatterLoop{};
+  int64_t keys[kChunkItems];
+  for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
+    const size_t n = static_cast<size_t>(
+        std::min<int64_t>(static_cast<int64_t>(kChunkItems), line.size - i0));
+    int64_t o = out_off + i0 * line.out_stride_bytes;
+    for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
+    const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
+    for (uint32_t j = 0; j < plan.component_count; ++j) {
+      const ScatterComponent& c = plan.components[j];
+      plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size, c.pitch_bytes,
+                   keys);
+    }
+    const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
+    for (size_t i = 0; i < n; ++i, upd += line.upd_stride_bytes) {
+      if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
+      if (copy_rows) {
+        CopyRow(args.output + keys[i], upd, row_bytes);
+      } else if (plan.stream_row != nullptr) {
+        plan.stream_row(args.output + keys[i], upd, row_bytes);
+      } else {
+        plan.apply_run(args.output + keys[i], row.out_stride_bytes, upd, row.upd_stride_bytes,
+                       row_items);
+      }
+    }
+  }
+}
+
+// plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
+// order of the loops above it.
+void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                   uint64_t key_end) {
+  const uint32_t count = plan.loop_count;
+  const ScatterLoop& row = loops[count - 1];
+  const uint64_t key_span = key_end - key_begin;
+  if (count <= 2) {
+    const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
+    ApplyTupleLine(plan, args, line, row, out_off, upd_off, idx_off, key_begin, key_span);
+    return;
+  }
+  const uint32_t outer_count = count - 2;
+  const ScatterLoop& line = loops[count - 2];
   uint64_t lines = 1;
   for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
-  int64_t keys[kChunkItems];
-  const uint64_t key_span = key_end - key_begin;
   for (uint64_t l = 0; l < lines; ++l) {
-    for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
-      const size_t n = static_cast<size_t>(
-          std::min<int64_t>(static_cast<int64_t>(kChunkItems), line.size - i0));
-      int64_t o = out_off + i0 * line.out_stride_bytes;
-      for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
-      const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
-      for (uint32_t j = 0; j < plan.component_count; ++j) {
-        const ScatterComponent& c = plan.components[j];
-        plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size,
-                     c.pitch_bytes, keys);
-      }
-      const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
-      for (size_t i = 0; i < n; ++i, upd += line.upd_stride_bytes) {
-        if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
-        if (copy_rows) {
-          CopyRow(args.output + keys[i], upd, row_bytes);
-        } else if (plan.stream_row != nullptr) {
-          plan.stream_row(args.output + keys[i], upd, row_bytes);
-        } else {
-          plan.apply_run(args.output + keys[i], row.out_stride_bytes, upd, row.upd_stride_bytes,
-                         row_items);
-        }
-      }
-    }
+    ApplyTupleLine(plan, args, line, row, out_off, upd_off, idx_off, key_begin, key_span);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
