@@ -17,37 +17,24 @@ constexpr uint64_t kAllKeys = uint64_t{1} << 62;
 
 namespace {
 
-// dst[0, bytes) = src[0, bytes): rows of up to 64 bytes as two overlapping moves inline.
-inline void CopyRow(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  if (bytes >= 32 && bytes <= 64) {
-    uint8_t head[32], tail[32];
-    std::memcpy(head, src, 32);
-    std::memcpy(tail, src + bytes - 32, 32);
-    std::memcpy(dst, head, 32);
-    std::memcpy(dst + bytes - 32, tail, 32);
-  } else if (bytes >= 16 && bytes < 32) {
-    uint8_t head[16], tail[16];
-    std::memcpy(head, src, 16);
-    std::memcpy(tail, src + bytes - 16, 16);
-    std::memcpy(dst, head, 16);
-    std::memcpy(dst + bytes - 16, tail, 16);
-  } else {
-    std::memcpy(dst, src, bytes);
-  }
+// dst[0, bytes) = src[0, bytes) for bytes in [kMoveBytes, 2 * kMoveBytes]: two overlapping
+// moves inline.
+template <size_t kMoveBytes>
+inline void CopyOverlapping(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  uint8_t head[kMoveBytes], tail[kMoveBytes];
+  std::memcpy(head, src, kMoveBytes);
+  std::memcpy(tail, src + bytes - kMoveBytes, kMoveBytes);
+  std::memcpy(dst, head, kMoveBytes);
+  std::memcpy(dst + bytes - kMoveBytes, tail, kMoveBytes);
 }
 
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
-// single row), keys resolved up to kChunkItems rows per resolve call, rows in order.
-inline void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
-                           const ScatterLoop& row, int64_t out_off, int64_t upd_off,
-                           int64_t idx_off, uint64_t key_begin, uint64_t key_span) {
-  const auto row_items = static_cast<size_t>(row.size);
-  const size_t row_bytes = row_items * plan.elem_bytes;
-  // Replaced rows, contiguous on both sides and kept in the cache: a copy (as apply_run's).
-  const auto elem = static_cast<int64_t>(plan.elem_bytes);
-  const bool copy_rows = plan.reduction == kernels::ScatterReduction::kNone &&
-                         plan.stream_row == nullptr && row.out_stride_bytes == elem &&
-                         row.upd_stride_bytes == elem;
+// single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
+// apply_row(destination, update row) for the rows whose key is in range.
+template <typename ApplyRow>
+void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
+                    int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                    uint64_t key_span, const ApplyRow& apply_row) {
   int64_t keys[kChunkItems];
   for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
     const size_t n = static_cast<size_t>(
@@ -62,14 +49,8 @@ inline void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, con
     }
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
     for (size_t i = 0; i < n; ++i, upd += line.upd_stride_bytes) {
-      if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
-      if (copy_rows) {
-        CopyRow(args.output + keys[i], upd, row_bytes);
-      } else if (plan.stream_row != nullptr) {
-        plan.stream_row(args.output + keys[i], upd, row_bytes);
-      } else {
-        plan.apply_run(args.output + keys[i], row.out_stride_bytes, upd, row.upd_stride_bytes,
-                       row_items);
+      if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
+        apply_row(args.output + keys[i], upd);
       }
     }
   }
@@ -77,15 +58,15 @@ inline void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, con
 
 // plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
 // order of the loops above it.
-void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                   uint64_t key_end) {
+template <typename ApplyRow>
+void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                    int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                    uint64_t key_end, const ApplyRow& apply_row) {
   const uint32_t count = plan.loop_count;
-  const ScatterLoop& row = loops[count - 1];
   const uint64_t key_span = key_end - key_begin;
   if (count <= 2) {
     const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
-    ApplyTupleLine(plan, args, line, row, out_off, upd_off, idx_off, key_begin, key_span);
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, apply_row);
     return;
   }
   const uint32_t outer_count = count - 2;
@@ -94,7 +75,7 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
   for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   for (uint64_t l = 0; l < lines; ++l) {
-    ApplyTupleLine(plan, args, line, row, out_off, upd_off, idx_off, key_begin, key_span);
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, apply_row);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
@@ -110,15 +91,41 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
   }
 }
 
-// Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
-// given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
-void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                 int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                 uint64_t key_end) {
-  if (plan.tuple_per_row) {
-    WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
-    return;
+// WalkTupleLines with the row's application chosen once: replaced rows contiguous on both
+// sides and kept in the cache are copied inline (as apply_run would), others go to stream_row
+// or apply_run.
+void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                   uint64_t key_end) {
+  const ScatterLoop& row = loops[plan.loop_count - 1];
+  const auto row_items = static_cast<size_t>(row.size);
+  const size_t row_bytes = row_items * plan.elem_bytes;
+  const auto elem = static_cast<int64_t>(plan.elem_bytes);
+  const bool copy_rows = plan.reduction == kernels::ScatterReduction::kNone &&
+                         plan.stream_row == nullptr && row.out_stride_bytes == elem &&
+                         row.upd_stride_bytes == elem;
+  const auto walk = [&](const auto& apply_row) {
+    WalkTupleLines(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, apply_row);
+  };
+  if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
+    walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
+  } else if (copy_rows && row_bytes >= 16 && row_bytes < 32) {
+    walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<16>(dst, src, row_bytes); });
+  } else if (copy_rows) {
+    walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
+  } else if (plan.stream_row != nullptr) {
+    walk([&](uint8_t* dst, const uint8_t* src) { plan.stream_row(dst, src, row_bytes); });
+  } else {
+    walk([&](uint8_t* dst, const uint8_t* src) {
+      plan.apply_run(dst, row.out_stride_bytes, src, row.upd_stride_bytes, row_items);
+    });
   }
+}
+
+// WalkUpdates for plans with an index per item (not plan.tuple_per_row).
+void WalkElementRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                     uint64_t key_end) {
   const uint32_t count = plan.loop_count;
   const ScatterLoop row = loops[count - 1];
   const auto row_items = static_cast<size_t>(row.size);
@@ -160,6 +167,18 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
       upd_off -= l.size * l.upd_stride_bytes;
       idx_off -= l.size * l.idx_stride_bytes;
     }
+  }
+}
+
+// Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
+// given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
+void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                 int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                 uint64_t key_end) {
+  if (plan.tuple_per_row) {
+    WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+  } else {
+    WalkElementRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
   }
 }
 
