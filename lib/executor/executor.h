@@ -110,7 +110,11 @@ class Executor {
               : static_cast<const uint8_t*>(inputs[step.indices_binding].data),
           static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
           scratch};
-      Run(step.plan, args);
+      if (!step.plan.partition.parallel) {  // inline in every splitter: skip them
+        RunUnits(step.plan, args, 0, step.plan.partition.unit_count);
+      } else {
+        Run(step.plan, args);
+      }
     }
   }
 
