@@ -49,6 +49,19 @@ struct BadIndex {
 // Runs units [begin, end) of the plan's partition on the calling thread. Allocation-free.
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
+// Whether RunWholeRows runs the plan: runs or strided rows, one piece per row, regular stores,
+// no input-stream prefetch.
+inline bool RunsWholeRows(const Plan& plan) {
+  return (plan.strategy == Strategy::kContiguousRun || plan.strategy == Strategy::kRowsOfRuns ||
+          plan.strategy == Strategy::kStridedRows) &&
+         plan.partition.pieces_per_row == 1 && !plan.prefetch.input_stream &&
+         !plan.store.non_temporal;
+}
+
+// RunUnits for a plan for which RunsWholeRows holds (whole_rows.cc): the small steps' loop,
+// the row's copy chosen once per unit range.
+void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
+
 // Strict mode: scans every index the program reads. Returns false and fills `bad` with the
 // first out-of-range index in row-major order of the indices tensor.
 bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);
@@ -111,7 +124,11 @@ class Executor {
           static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
           scratch};
       if (!step.plan.partition.parallel) {  // inline in every splitter: skip them
-        RunUnits(step.plan, args, 0, step.plan.partition.unit_count);
+        if (RunsWholeRows(step.plan)) {
+          RunWholeRows(step.plan, args, 0, step.plan.partition.unit_count);
+        } else {
+          RunUnits(step.plan, args, 0, step.plan.partition.unit_count);
+        }
       } else {
         Run(step.plan, args);
       }
