@@ -392,6 +392,88 @@ Status OverlapError(const char* op, uint32_t o, const BindingInfo& out, const vo
       other_data);
 }
 
+bool BindingFits(const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
+  return data != nullptr && size_bytes >= tensor.total_bytes &&
+         (tensor.alignment_bytes == 0 ||
+          reinterpret_cast<uintptr_t>(data) % tensor.alignment_bytes == 0);
+}
+
+// Execute's checks as one predicate, building no Status: true exactly where every check of
+// CheckBindings passes (which runs only to name the first failure).
+bool BindingsOk(const Program& program, const Binding* inputs, size_t input_count,
+                const OutputBinding* outputs, size_t output_count) {
+  if (input_count != program.input_count || output_count != program.output_count ||
+      (inputs == nullptr && input_count > 0) || outputs == nullptr) {
+    return false;
+  }
+  for (uint32_t i = 0; i < program.input_count; ++i) {
+    if (!BindingFits(inputs[i].data, inputs[i].size_bytes, program.inputs[i].tensor)) return false;
+  }
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    if (!BindingFits(outputs[o].data, outputs[o].size_bytes, program.outputs[o].tensor)) {
+      return false;
+    }
+  }
+  const bool in_place = program.in_place_input != kNoBinding &&
+                        outputs[0].data == inputs[program.in_place_input].data;
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const AddressRange out = RangeOf(outputs[o].data, program.outputs[o].tensor.total_bytes);
+    for (uint32_t i = 0; i < program.input_count; ++i) {
+      if (in_place && o == 0 && i == program.in_place_input) continue;
+      if (Overlap(out, RangeOf(inputs[i].data, program.inputs[i].tensor.total_bytes))) return false;
+    }
+    for (uint32_t p = 0; p < o; ++p) {
+      if (Overlap(out, RangeOf(outputs[p].data, program.outputs[p].tensor.total_bytes))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Execute's binding checks one by one, for the message of the first failure.
+Status CheckBindings(const Program& program, const Binding* inputs, size_t input_count,
+                     const OutputBinding* outputs, size_t output_count) {
+  const char* op = program.geometry.name;
+  Status counts = CheckBindingArrays(op, program, inputs, input_count, outputs, output_count);
+  if (!counts.ok()) return counts;
+  for (uint32_t i = 0; i < program.input_count; ++i) {
+    const BindingInfo& b = program.inputs[i];
+    Status s = CheckBinding(op, "inputs", i, b.field.c_str(), inputs[i].data,
+                            inputs[i].size_bytes, b.tensor);
+    if (!s.ok()) return s;
+  }
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const BindingInfo& b = program.outputs[o];
+    Status s = CheckBinding(op, "outputs", o, b.field.c_str(), outputs[o].data,
+                            outputs[o].size_bytes, b.tensor);
+    if (!s.ok()) return s;
+  }
+  // No output may overlap an input or another output (O(bindings^2), a handful in practice),
+  // except outputs[0] bound exactly to the input the program allows in place (the same pointer;
+  // Compile proved the layouts equal).
+  const bool in_place = program.in_place_input != kNoBinding &&
+                        outputs[0].data == inputs[program.in_place_input].data;
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const BindingInfo& b = program.outputs[o];
+    const AddressRange out = RangeOf(outputs[o].data, b.tensor.total_bytes);
+    for (uint32_t i = 0; i < program.input_count; ++i) {
+      if (in_place && o == 0 && i == program.in_place_input) continue;
+      const BindingInfo& in = program.inputs[i];
+      if (Overlap(out, RangeOf(inputs[i].data, in.tensor.total_bytes))) {
+        return OverlapError(op, o, b, outputs[o].data, "inputs", i, in, inputs[i].data);
+      }
+    }
+    for (uint32_t p = 0; p < o; ++p) {
+      const BindingInfo& other = program.outputs[p];
+      if (Overlap(out, RangeOf(outputs[p].data, other.tensor.total_bytes))) {
+        return OverlapError(op, o, b, outputs[o].data, "outputs", p, other, outputs[p].data);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 }  // namespace internal
 
@@ -400,45 +482,12 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
   if (!program_) return InvalidArgument("Execute on an empty CompiledOperator");
   const internal::Program& program = *program_;
   const char* op = program.geometry.name;
-  Status counts =
-      internal::CheckBindingArrays(op, program, inputs, input_count, outputs, output_count);
-  if (!counts.ok()) return counts;
-  for (uint32_t i = 0; i < program.input_count; ++i) {
-    const internal::BindingInfo& b = program.inputs[i];
-    Status s = internal::CheckBinding(op, "inputs", i, b.field.c_str(), inputs[i].data,
-                                      inputs[i].size_bytes, b.tensor);
+  if (!internal::BindingsOk(program, inputs, input_count, outputs, output_count)) {
+    Status s = internal::CheckBindings(program, inputs, input_count, outputs, output_count);
     if (!s.ok()) return s;
   }
-  for (uint32_t o = 0; o < program.output_count; ++o) {
-    const internal::BindingInfo& b = program.outputs[o];
-    Status s = internal::CheckBinding(op, "outputs", o, b.field.c_str(), outputs[o].data,
-                                      outputs[o].size_bytes, b.tensor);
-    if (!s.ok()) return s;
-  }
-  // No output may overlap an input or another output (O(bindings^2), a handful in practice),
-  // except outputs[0] bound exactly to the input the program allows in place (the same pointer;
-  // Compile proved the layouts equal).
   const bool in_place = program.in_place_input != internal::kNoBinding &&
                         outputs[0].data == inputs[program.in_place_input].data;
-  for (uint32_t o = 0; o < program.output_count; ++o) {
-    const internal::BindingInfo& b = program.outputs[o];
-    const internal::AddressRange out = internal::RangeOf(outputs[o].data, b.tensor.total_bytes);
-    for (uint32_t i = 0; i < program.input_count; ++i) {
-      if (in_place && o == 0 && i == program.in_place_input) continue;
-      const internal::BindingInfo& in = program.inputs[i];
-      if (internal::Overlap(out, internal::RangeOf(inputs[i].data, in.tensor.total_bytes))) {
-        return internal::OverlapError(op, o, b, outputs[o].data, "inputs", i, in,
-                                      inputs[i].data);
-      }
-    }
-    for (uint32_t p = 0; p < o; ++p) {
-      const internal::BindingInfo& other = program.outputs[p];
-      if (internal::Overlap(out, internal::RangeOf(outputs[p].data, other.tensor.total_bytes))) {
-        return internal::OverlapError(op, o, b, outputs[o].data, "outputs", p, other,
-                                      outputs[p].data);
-      }
-    }
-  }
 
   if (program.strict_indices) {
     const internal::IndexScans& scans = program.index_scans;

@@ -59,6 +59,19 @@ struct BadIndex {
 // Runs units [begin, end) of the plan's partition on the calling thread. Allocation-free.
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
+// Whether RunWholeRows runs the plan: runs or strided rows, one piece per row, regular stores,
+// no input-stream prefetch.
+inline bool RunsWholeRows(const Plan& plan) {
+  return (plan.strategy == Strategy::kContiguousRun || plan.strategy == Strategy::kRowsOfRuns ||
+          plan.strategy == Strategy::kStridedRows) &&
+         plan.partition.pieces_per_row == 1 && !plan.prefetch.input_stream &&
+         !plan.store.non_temporal;
+}
+
+// RunUnits for a plan for which RunsWholeRows holds (whole_rows.cc): the small steps' loop,
+// the row's copy chosen once per unit range.
+void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
+
 // Strict mode: scans every index the program reads. Returns false and fills `bad` with the
 // first out-of-range index in row-major order of the indices tensor.
 bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);
@@ -108,7 +121,15 @@ class Executor {
       }
       ExecArgs args = ArgsOf(step, inputs, outputs, scratch);
       if (!step.co_run_with_next) {
-        Run(step.plan, args);
+        if (!step.plan.partition.parallel) {  // inline in every splitter: skip them
+          if (RunsWholeRows(step.plan)) {
+            RunWholeRows(step.plan, args, 0, step.plan.partition.unit_count);
+          } else {
+            RunUnits(step.plan, args, 0, step.plan.partition.unit_count);
+          }
+        } else {
+          Run(step.plan, args);
+        }
         continue;
       }
       // A co-run group, steps i..last: each step's args point at the next one's.

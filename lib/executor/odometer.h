@@ -21,6 +21,7 @@ class Odometer {
  public:
   Odometer(const Plan& plan, uint32_t count, uint64_t row_index)
       : plan_(plan), count_(count), offsets_{0, plan.in_base_bytes, 0} {
+    if (row_index == 0) return;  // the common start of a unit range: no divisions
     for (uint32_t d = count; d-- > 0;) {
       const Loop& loop = plan.loops[d];
       const auto size = static_cast<uint64_t>(loop.size);

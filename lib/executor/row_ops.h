@@ -41,6 +41,34 @@ inline void CopyRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t 
   }
 }
 
+// out[0, bytes) = in[0, bytes) for bytes in [kMoveBytes, 2 * kMoveBytes]: two overlapping moves.
+template <size_t kMoveBytes>
+inline void CopyOverlapping(uint8_t* out, const uint8_t* in, uint64_t bytes) {
+  uint8_t head[kMoveBytes], tail[kMoveBytes];
+  std::memcpy(head, in, kMoveBytes);
+  std::memcpy(tail, in + bytes - kMoveBytes, kMoveBytes);
+  std::memcpy(out, head, kMoveBytes);
+  std::memcpy(out + bytes - kMoveBytes, tail, kMoveBytes);
+}
+
+// CopyRun without a prefetcher for plans with regular stores (plan.copy_run then copies as
+// memcpy does): runs of at most 64 bytes inline, no kernel call.
+inline void CopySmallRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t bytes) {
+  if (bytes > 64) {
+    plan.copy_run(out, in, bytes);
+  } else if (bytes >= 32) {
+    CopyOverlapping<32>(out, in, bytes);
+  } else if (bytes >= 16) {
+    CopyOverlapping<16>(out, in, bytes);
+  } else if (bytes >= 8) {
+    CopyOverlapping<8>(out, in, bytes);
+  } else if (bytes >= 4) {
+    CopyOverlapping<4>(out, in, bytes);
+  } else {
+    for (uint64_t i = 0; i < bytes; ++i) out[i] = in[i];
+  }
+}
+
 // out[i] = in[i * in_stride_bytes] for `count` elements. With a prefetcher (dense strides, at
 // most a cache line per element) the row goes in steps of about Tuning::kStridedStepBytes of input.
 // With non-temporal stores (contiguous output) the output lines are never read for ownership: rows

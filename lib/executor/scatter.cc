@@ -9,6 +9,7 @@
 #endif
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/portability.h"
 #include "executor/executor.h"
@@ -47,66 +48,135 @@ inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, in
   }
 }
 
-// WalkUpdates for plans with one tuple per row: batches of kRowBatch rows, each batch resolved
-// (and its destinations in [key_begin, key_end) prefetched) before it is applied in order.
-void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                   uint64_t key_end) {
-  const uint32_t count = plan.loop_count;
-  const ScatterLoop row = loops[count - 1];
-  const auto row_items = static_cast<size_t>(row.size);
-  // The lines of a row's first items (out_stride_bytes >= 0: rows are walked forwards).
-  const int64_t prefetch_bytes = std::min(
-      (plan.stream_row != nullptr ? 0 : kPrefetchLinesPerRow) * kLineBytes,
-      (row.size - 1) * row.out_stride_bytes + 1);
-  uint64_t rows = 1;
-  for (uint32_t d = 0; d + 1 < count; ++d) rows *= static_cast<uint64_t>(loops[d].size);
-  int64_t coord[kMaxRank] = {};
-  int64_t keys[kRowBatch];
-  int64_t upd_offs[kRowBatch];
-  const uint64_t key_span = key_end - key_begin;
-  for (uint64_t r = 0; r < rows;) {
-    const auto n = static_cast<size_t>(std::min<uint64_t>(kRowBatch, rows - r));
-    for (size_t b = 0; b < n; ++b) {
-      int64_t key = out_off;
-      for (uint32_t j = 0; j < plan.component_count; ++j) {
-        const ScatterComponent& c = plan.components[j];
-        plan.resolve(args.indices + idx_off + c.idx_offset_bytes, 0, 1, c.dim_size,
-                     c.pitch_bytes, &key);
-      }
-      if (static_cast<uint64_t>(key) - key_begin < key_span) {
-        const uint8_t* dst = args.output + key;
-        for (int64_t o = 0; o < prefetch_bytes; o += kLineBytes) PrefetchWrite(dst + o);
-      } else {
-        key = kernels::kDroppedOffset;
-      }
-      keys[b] = key;
-      upd_offs[b] = upd_off;
-      NextRow(loops, count, coord, &out_off, &upd_off, &idx_off);
+// dst[0, bytes) = src[0, bytes) for bytes in [kMoveBytes, 2 * kMoveBytes]: two overlapping
+// moves inline.
+template <size_t kMoveBytes>
+inline void CopyOverlapping(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  uint8_t head[kMoveBytes], tail[kMoveBytes];
+  std::memcpy(head, src, kMoveBytes);
+  std::memcpy(tail, src + bytes - kMoveBytes, kMoveBytes);
+  std::memcpy(dst, head, kMoveBytes);
+  std::memcpy(dst + bytes - kMoveBytes, tail, kMoveBytes);
+}
+
+// Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
+// single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
+// apply_row(destination, update row) for the rows whose key is in range.
+template <typename ApplyRow>
+void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
+                    int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                    uint64_t key_span, int64_t prefetch_bytes, const ApplyRow& apply_row) {
+  int64_t keys[kChunkItems];
+  for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
+    const size_t n = static_cast<size_t>(
+        std::min<int64_t>(static_cast<int64_t>(kChunkItems), line.size - i0));
+    int64_t o = out_off + i0 * line.out_stride_bytes;
+    for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
+    const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
+    for (uint32_t j = 0; j < plan.component_count; ++j) {
+      const ScatterComponent& c = plan.components[j];
+      plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size, c.pitch_bytes,
+                   keys);
     }
-    for (size_t b = 0; b < n; ++b) {
-      if (keys[b] < 0) continue;
-      if (plan.stream_row != nullptr) {
-        plan.stream_row(args.output + keys[b], args.updates + upd_offs[b],
-                        row_items * plan.elem_bytes);
-      } else {
-        plan.apply_run(args.output + keys[b], row.out_stride_bytes, args.updates + upd_offs[b],
-                       row.upd_stride_bytes, row_items);
+    const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
+    for (size_t b0 = 0; b0 < n; b0 += kRowBatch) {
+      // The batch's destinations prefetched before any is written: the page walks and line
+      // fetches of scattered rows overlap.
+      const size_t b_end = std::min(n, b0 + kRowBatch);
+      if (prefetch_bytes > 0) {
+        for (size_t i = b0; i < b_end; ++i) {
+          if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
+          const uint8_t* dst = args.output + keys[i];
+          for (int64_t at = 0; at < prefetch_bytes; at += kLineBytes) PrefetchWrite(dst + at);
+        }
+      }
+      for (size_t i = b0; i < b_end; ++i, upd += line.upd_stride_bytes) {
+        if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
+          apply_row(args.output + keys[i], upd);
+        }
       }
     }
-    r += n;
   }
 }
 
-// Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
-// given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
-void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                 int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                 uint64_t key_end) {
-  if (plan.tuple_per_row) {
-    WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+// plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
+// order of the loops above it.
+template <typename ApplyRow>
+void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                    int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                    uint64_t key_end, int64_t prefetch_bytes, const ApplyRow& apply_row) {
+  const uint32_t count = plan.loop_count;
+  const uint64_t key_span = key_end - key_begin;
+  if (count <= 2) {
+    const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, prefetch_bytes,
+                   apply_row);
     return;
   }
+  const uint32_t outer_count = count - 2;
+  const ScatterLoop& line = loops[count - 2];
+  uint64_t lines = 1;
+  for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
+  int64_t coord[kMaxRank] = {};
+  for (uint64_t l = 0; l < lines; ++l) {
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, prefetch_bytes,
+                   apply_row);
+    // Next line: odometer over loops[0, outer_count).
+    for (uint32_t d = outer_count; d-- > 0;) {
+      const ScatterLoop& k = loops[d];
+      out_off += k.out_stride_bytes;
+      upd_off += k.upd_stride_bytes;
+      idx_off += k.idx_stride_bytes;
+      if (++coord[d] < k.size) break;
+      coord[d] = 0;
+      out_off -= k.size * k.out_stride_bytes;
+      upd_off -= k.size * k.upd_stride_bytes;
+      idx_off -= k.size * k.idx_stride_bytes;
+    }
+  }
+}
+
+// WalkTupleLines with the row's application chosen once: replaced rows contiguous on both
+// sides and kept in the cache are copied inline (as apply_run would), others go to stream_row
+// or apply_run.
+void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                   int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                   uint64_t key_end) {
+  const ScatterLoop& row = loops[plan.loop_count - 1];
+  const auto row_items = static_cast<size_t>(row.size);
+  const size_t row_bytes = row_items * plan.elem_bytes;
+  const auto elem = static_cast<int64_t>(plan.elem_bytes);
+  const bool copy_rows = plan.reduction == kernels::ScatterReduction::kNone &&
+                         plan.stream_row == nullptr && row.out_stride_bytes == elem &&
+                         row.upd_stride_bytes == elem;
+  // The lines of a row's first items, prefetched for writing (rows of regular stores only:
+  // reading a line that is then written non-temporally measured slower).
+  const int64_t prefetch_bytes =
+      std::min((plan.stream_row != nullptr ? 0 : kPrefetchLinesPerRow) * kLineBytes,
+               (row.size - 1) * row.out_stride_bytes + 1);
+  const auto walk = [&](const auto& apply_row) {
+    WalkTupleLines(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
+                   prefetch_bytes, apply_row);
+  };
+  if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
+    walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
+  } else if (copy_rows && row_bytes >= 16 && row_bytes < 32) {
+    walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<16>(dst, src, row_bytes); });
+  } else if (copy_rows) {
+    walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
+  } else if (plan.stream_row != nullptr) {
+    walk([&](uint8_t* dst, const uint8_t* src) { plan.stream_row(dst, src, row_bytes); });
+  } else {
+    walk([&](uint8_t* dst, const uint8_t* src) {
+      plan.apply_run(dst, row.out_stride_bytes, src, row.upd_stride_bytes, row_items);
+    });
+  }
+}
+
+// WalkUpdates for plans with an index per item (not plan.tuple_per_row).
+void WalkElementRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                     uint64_t key_end) {
   const uint32_t count = plan.loop_count;
   const ScatterLoop row = loops[count - 1];
   const auto row_items = static_cast<size_t>(row.size);
@@ -155,8 +225,26 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
   }
 }
 
+// Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
+// given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
+void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                 int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                 uint64_t key_end) {
+  if (plan.tuple_per_row) {
+    WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+  } else {
+    WalkElementRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+  }
+}
+
 void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
                              uint64_t slices) {
+  // One slice that walks everything at once (the inline case): the plan's own loops.
+  if (slices == 1 && (plan.split_loop == kNoSplitLoop || plan.strip_items == 0 ||
+                      plan.strip_items >= static_cast<uint64_t>(plan.loops[plan.split_loop].size))) {
+    WalkUpdates(plan, args, plan.loops, 0, 0, 0, 0, kAllKeys);
+    return;
+  }
   ScatterLoop loops[kMaxRank];
   std::copy(plan.loops, plan.loops + plan.loop_count, loops);
   if (plan.split_loop == kNoSplitLoop) {
@@ -170,7 +258,8 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
   // A range of one destination loop's coordinates, maybe walked in strips.
   ScatterLoop& l = loops[plan.split_loop];
   const auto size = static_cast<uint64_t>(l.size);
-  const uint64_t begin = size * slice / slices, end = size * (slice + 1) / slices;
+  const uint64_t begin = slices == 1 ? 0 : size * slice / slices;
+  const uint64_t end = slices == 1 ? size : size * (slice + 1) / slices;
   const uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
   for (uint64_t b = begin; b < end; b += strip) {
     const auto first = static_cast<int64_t>(b);

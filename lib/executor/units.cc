@@ -522,6 +522,10 @@ void RunStepUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
   // Compile sized the pool's slots for this plan (CheckPlanInvariants holds the other rules).
   DMLCPU_DCHECK(plan.pack_bytes == 0 || args.scratch == nullptr ||
                 args.scratch->slot_bytes() >= plan.pack_bytes);
+  if (RunsWholeRows(plan)) {
+    RunWholeRows(plan, args, begin, end);
+    return;
+  }
   switch (plan.strategy) {
     case Strategy::kContiguousRun:
       RunRows<Strategy::kContiguousRun>(plan, args, begin, end);

@@ -6,6 +6,7 @@
 // slices run one after another, and for the TBB executor with 4 threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -284,6 +285,9 @@ TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
   executor_options.max_threads = 4;
   Executor executor(executor_options);
   int checked = 0;
+  // Plans with one tuple per row by loop count (1, 2, 3 or more): the executor walks each
+  // differently (a single row, one line, lines under an odometer).
+  int tuple_rows[3] = {};
   for (int iteration = 0; iteration < 3000; ++iteration) {
     std::unique_ptr<Case> c = RandomCase(rng);
     SCOPED_TRACE(c->text);
@@ -298,6 +302,7 @@ TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
     ScatterPlan plan;
     s = BuildScatterPlan(g, settings, &plan);
     ASSERT_TRUE(s.ok()) << s.message();
+    if (plan.tuple_per_row) ++tuple_rows[std::min<uint32_t>(plan.loop_count, 3) - 1];
     const std::vector<uint8_t> expected = RunReference(*c, c->output.data);
     for (uint64_t slices : {1, 2, 3, 7}) {
       std::vector<uint8_t> out = c->output.data;
@@ -313,6 +318,9 @@ TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
     ++checked;
   }
   EXPECT_EQ(checked, 3000);
+  EXPECT_GT(tuple_rows[0], 0);
+  EXPECT_GT(tuple_rows[1], 0);
+  EXPECT_GT(tuple_rows[2], 0);
 }
 
 // In place: the output buffer is the input buffer (same layout); the reference gets the same.
