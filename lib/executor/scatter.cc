@@ -79,11 +79,13 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
                    keys);
     }
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
+    // Lines of fewer rows than a batch (tiny scatters) skip the prefetch: too few rows overlap.
+    const bool prefetch = prefetch_bytes > 0 && n > kRowBatch;
     for (size_t b0 = 0; b0 < n; b0 += kRowBatch) {
       // The batch's destinations prefetched before any is written: the page walks and line
       // fetches of scattered rows overlap.
       const size_t b_end = std::min(n, b0 + kRowBatch);
-      if (prefetch_bytes > 0) {
+      if (prefetch) {
         for (size_t i = b0; i < b_end; ++i) {
           if (static_cast<uint64_t>(keys[i]) - key_begin >= key_span) continue;
           const uint8_t* dst = args.output + keys[i];
