@@ -29,6 +29,9 @@ struct Tuning {
   // ---- Work partition (planner; Zen 4) ----
   // Below this many bytes moved Execute runs inline and never touches the thread pool.
   uint64_t serial_cutoff_bytes = uint64_t{64} << 10;
+  // The same for scatter steps: every slice reads every index, and the handoff to a second
+  // thread cost more than it saved for the in-place KV-cache write (about 200 KB moved; AMD EPYC).
+  uint64_t scatter_serial_cutoff_bytes = uint64_t{1} << 20;
   // Rows moving more than this are split into pieces of about this size (load balance).
   uint64_t piece_bytes = uint64_t{256} << 10;
   // A parallel task moves at least this much (task overhead against balance).

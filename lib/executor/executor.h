@@ -69,7 +69,8 @@ inline bool RunsWholeRows(const Plan& plan) {
 }
 
 // RunUnits for a plan for which RunsWholeRows holds (whole_rows.cc): the small steps' loop,
-// the row's copy chosen once per unit range.
+// the row's copy chosen once per unit range. Also streamed rows of runs without prefetch or
+// borders (copy_run streams runs above 64 bytes), whose caller issues the fence.
 void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
 // Strict mode: scans every index the program reads. Returns false and fills `bad` with the

@@ -13,6 +13,7 @@
 
 #include "core/portability.h"
 #include "executor/executor.h"
+#include "executor/row_ops.h"
 #include "kernels/kernels.h"
 
 namespace dmlcpu {
@@ -46,17 +47,6 @@ inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, in
     *upd_off -= l.size * l.upd_stride_bytes;
     *idx_off -= l.size * l.idx_stride_bytes;
   }
-}
-
-// dst[0, bytes) = src[0, bytes) for bytes in [kMoveBytes, 2 * kMoveBytes]: two overlapping
-// moves inline.
-template <size_t kMoveBytes>
-inline void CopyOverlapping(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  uint8_t head[kMoveBytes], tail[kMoveBytes];
-  std::memcpy(head, src, kMoveBytes);
-  std::memcpy(tail, src + bytes - kMoveBytes, kMoveBytes);
-  std::memcpy(dst, head, kMoveBytes);
-  std::memcpy(dst + bytes - kMoveBytes, tail, kMoveBytes);
 }
 
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a

@@ -478,35 +478,15 @@ void RunRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_
   }
 }
 
-// Strategy::kRowsOfRuns in whole rows, without prefetch or borders: the rows along the innermost
-// outer loop go through one tight loop, a kernel call and two pointer steps each. For runs of a
-// few lines (attention heads' 256-byte rows) RunRowsWith's per-row work cost as much as the copy.
-void RunRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  const uint32_t outer_count = plan.loop_count - 1;
-  const Loop& inner = plan.loops[outer_count - 1];
-  const size_t run_bytes = static_cast<size_t>(plan.loops[outer_count].size) * plan.elem_bytes;
-  Odometer rows(plan, outer_count, begin);
-  for (uint64_t unit = begin; unit < end;) {
-    const uint64_t n = std::min(end - unit, rows.RowsLeftInLoop());
-    uint8_t* out = args.output + rows.offsets().out_off;
-    const uint8_t* in = args.input + rows.offsets().in_off;
-    for (uint64_t k = 0;;) {
-      plan.copy_run(out, in, run_bytes);
-      if (++k == n) break;
-      out += inner.out_stride_bytes;
-      in += inner.in_stride_bytes;
-    }
-    unit += n;
-    rows.Advance(n);
-  }
-}
-
 template <Strategy S>
 void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  // Streamed rows of runs without prefetch or borders: the whole-row loop too (copy_run
+  // streams each run; RunUnits fences). For runs of a few lines (attention heads' 256-byte
+  // rows) RunRowsWith's per-row work cost as much as the copy.
   if constexpr (S == Strategy::kRowsOfRuns) {
     if (!plan.prefetch.input_stream && plan.partition.pieces_per_row == 1 &&
-        plan.borders.left_items + plan.borders.right_items == 0 && plan.loop_count >= 2) {
-      RunRunRows(plan, args, begin, end);
+        plan.borders.left_items + plan.borders.right_items == 0) {
+      RunWholeRows(plan, args, begin, end);
       return;
     }
   }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The unit engine's loop for steps of whole rows with regular stores and no prefetch (the small
-// steps of JOIN, SPLIT, PADDING, TILE and fills): the row's copy and border width chosen once
-// per unit range, the rows of a line walked by pointer bumps. Single-threaded, allocation-free.
+// steps of JOIN, SPLIT, PADDING, TILE and fills; also streamed rows of runs): the row's copy and
+// border width chosen once per unit range, the rows of a line walked by pointer bumps.
+// Single-threaded, allocation-free.
 #include <algorithm>
 #include <cstdint>
 

@@ -114,27 +114,34 @@ HWY_INLINE void CopyFlipped(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRI
   CopyStridedLoop<T>(dst + i * sizeof(T), w, src - static_cast<int64_t>(i) * w, -w, count - i);
 }
 
+// Lanes from[kChannel], from[kChannel + K], ... of the K = kChannels-way interleaved lanes at
+// `from` (LoadInterleavedK, which reads K vectors of lanes); kChannel is 0 or K - 1.
+template <int kChannels, int kChannel, class D>
+HWY_INLINE hn::Vec<D> LoadChannel(D d, const hn::TFromD<D>* HWY_RESTRICT from) {
+  static_assert(kChannel == 0 || kChannel == kChannels - 1, "the first or the last channel");
+  hn::Vec<D> v0, v1, v2, v3;
+  if constexpr (kChannels == 2) {
+    hn::LoadInterleaved2(d, from, v0, v1);
+    return kChannel == 0 ? v0 : v1;
+  } else if constexpr (kChannels == 3) {
+    hn::LoadInterleaved3(d, from, v0, v1, v2);
+    return kChannel == 0 ? v0 : v2;
+  } else {
+    hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
+    return kChannel == 0 ? v0 : v3;
+  }
+}
+
 // Vectors of CopyDeinterleaved from element i while i + n <= end; returns the next i.
 template <typename T, int kChannels, bool kStream>
 HWY_INLINE size_t DeinterleaveVectors(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src,
                                       size_t i, size_t end) {
   const hn::ScalableTag<T> d;
   const size_t n = hn::Lanes(d);
-  hn::Vec<decltype(d)> v0, v1, v2, v3;
   for (; i + n <= end; i += n) {
-    const T* from = AsLanes<T>(src) + i * kChannels;
-    if constexpr (kChannels == 2) {
-      hn::LoadInterleaved2(d, from, v0, v1);
-    } else if constexpr (kChannels == 3) {
-      hn::LoadInterleaved3(d, from, v0, v1, v2);
-    } else {
-      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
-    }
-    StoreLanes<kStream>(d, v0, AsLanes<T>(dst + i * sizeof(T)));
+    StoreLanes<kStream>(d, LoadChannel<kChannels, 0>(d, AsLanes<T>(src) + i * kChannels),
+                        AsLanes<T>(dst + i * sizeof(T)));
   }
-  (void)v1;
-  (void)v2;
-  (void)v3;
   return i;
 }
 
@@ -183,17 +190,8 @@ HWY_INLINE void CopyDeinterleaved(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_
   i = DeinterleaveVectors<T, kChannels, false>(dst, src, i, count - 1);
   if (whole_vectors && i + n == count) {
     const T* from = AsLanes<T>(src) + i * kChannels - (kChannels - 1);
-    hn::Vec<decltype(d)> v0, v1, v2, v3;
-    if constexpr (kChannels == 2) {
-      hn::LoadInterleaved2(d, from, v0, v1);
-      v3 = v1;
-    } else if constexpr (kChannels == 3) {
-      hn::LoadInterleaved3(d, from, v0, v1, v2);
-      v3 = v2;
-    } else {
-      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
-    }
-    StoreLanes<kStream>(d, v3, AsLanes<T>(dst + i * sizeof(T)));
+    StoreLanes<kStream>(d, LoadChannel<kChannels, kChannels - 1>(d, from),
+                        AsLanes<T>(dst + i * sizeof(T)));
     return;
   }
   const int64_t src_stride_bytes = static_cast<int64_t>(kChannels * sizeof(T));
@@ -209,8 +207,6 @@ HWY_INLINE void CopyDeinterleavedReversed(uint8_t* HWY_RESTRICT dst,
                                           const uint8_t* HWY_RESTRICT src, size_t count) {
   const hn::ScalableTag<T> d;
   const size_t n = hn::Lanes(d);
-  using V = hn::Vec<decltype(d)>;
-  V v0, v1, v2, v3;
   const T* lane0 = AsLanes<T>(src);
   // Element 0 alone: a group holding it would read the kChannels - 1 lanes above it.
   StoreElem<T>(dst, LoadElem<T>(src));
@@ -219,18 +215,9 @@ HWY_INLINE void CopyDeinterleavedReversed(uint8_t* HWY_RESTRICT dst,
   // -(i-1)*K - 1, which stays below element 0; the lowest must not pass element count-1.
   for (; i + n <= count; i += n) {
     const T* from = lane0 - static_cast<ptrdiff_t>((i + n - 1) * kChannels);
-    if constexpr (kChannels == 2) {
-      hn::LoadInterleaved2(d, from, v0, v1);
-    } else if constexpr (kChannels == 3) {
-      hn::LoadInterleaved3(d, from, v0, v1, v2);
-    } else {
-      hn::LoadInterleaved4(d, from, v0, v1, v2, v3);
-    }
-    hn::StoreU(ReverseLanes(d, v0), d, AsLanes<T>(dst + i * sizeof(T)));
+    hn::StoreU(ReverseLanes(d, LoadChannel<kChannels, 0>(d, from)), d,
+               AsLanes<T>(dst + i * sizeof(T)));
   }
-  (void)v1;
-  (void)v2;
-  (void)v3;
   const int64_t src_stride_bytes = -static_cast<int64_t>(kChannels * sizeof(T));
   CopyStridedLoop<T>(dst + i * sizeof(T), static_cast<int64_t>(sizeof(T)),
                      src + static_cast<int64_t>(i) * src_stride_bytes, src_stride_bytes,

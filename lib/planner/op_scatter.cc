@@ -387,8 +387,7 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   scatter.reduction = settings.scatter_reduction;
   scatter.uint16_as_bfloat16 = settings.scatter_bfloat16;
   scatter.concurrency = settings.concurrency;
-  scatter.serial_cutoff_bytes =
-      std::max(settings.tuning->serial_cutoff_bytes, kScatterSerialCutoffBytes);
+  scatter.serial_cutoff_bytes = settings.tuning->scatter_serial_cutoff_bytes;
   Step step;
   step.kind = StepKind::kScatter;
   step.input_binding = updates;

@@ -90,10 +90,6 @@ constexpr uint64_t kMinStreamRowBytes = 1024;
 // ranges.
 constexpr uint64_t kMinSplitRowBytes = uint64_t{64} << 10;
 constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
-// Scatters moving fewer bytes run inline: every slice reads every index, and the handoff to a
-// second thread cost more than it saved for the in-place KV-cache write (about 200 KB moved;
-// docs/performance.md#scatter-key-ranges-and-prefetch).
-constexpr uint64_t kScatterSerialCutoffBytes = uint64_t{1} << 20;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 
 }  // namespace internal

@@ -285,162 +285,135 @@ bool SubCursor(const Cursor& c, const Field& f, const char* message, const Field
   return true;
 }
 
-bool ParseTensorAt(Cursor c, TensorProto* t) {
+// A sub-message field parsed into *value (fields seen twice merge, as protobuf merges them).
+template <typename Message>
+bool ReadMessage(const Cursor& c, const Field& f, const char* message, const FieldName* names,
+                 bool (*parse)(Cursor, Message*), Message* value) {
+  Cursor sub;
+  return SubCursor(c, f, message, names, &sub) && parse(sub, value);
+}
+
+// One element of a repeated sub-message field.
+template <typename Message>
+bool AppendMessage(const Cursor& c, const Field& f, const char* message, const FieldName* names,
+                   bool (*parse)(Cursor, Message*), std::vector<Message>* values) {
+  values->emplace_back();
+  return ReadMessage(c, f, message, names, parse, &values->back());
+}
+
+// Reads the fields of the message under `c` in order: on_field(cursor after the field, field)
+// stores the known ones (unknown ones are skipped by ReadField); false stops with the error set.
+template <typename OnField>
+bool ForEachField(Cursor c, const OnField& on_field) {
   while (c.pos != c.end) {
     Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
-    switch (f.number) {
-      case 1: ok = AppendVarints(c, f, &t->dims); break;
-      case 2: ok = Varint(c, f, &t->data_type); break;
-      case 4: ok = AppendFixed(c, f, &t->float_data); break;
-      case 5: ok = AppendVarints(c, f, &t->int32_data); break;
-      case 6: ok = AppendString(c, f, &t->string_data); break;
-      case 7: ok = AppendVarints(c, f, &t->int64_data); break;
-      case 8: ok = Bytes(c, f, &t->name); break;
-      case 9:
-        ok = Bytes(c, f, &t->raw_data);
-        t->has_raw_data = t->has_raw_data || ok;
-        break;
-      case 10: ok = AppendFixed(c, f, &t->double_data); break;
-      case 11: ok = AppendVarints(c, f, &t->uint64_data); break;
-      default: break;  // skipped by ReadField
-    }
-    if (!ok) return false;
+    if (!ReadField(&c, &f) || !on_field(c, f)) return false;
   }
   return true;
+}
+
+bool ParseTensorAt(Cursor c, TensorProto* t) {
+  return ForEachField(c, [t](const Cursor& at, const Field& f) {
+    switch (f.number) {
+      case 1: return AppendVarints(at, f, &t->dims);
+      case 2: return Varint(at, f, &t->data_type);
+      case 4: return AppendFixed(at, f, &t->float_data);
+      case 5: return AppendVarints(at, f, &t->int32_data);
+      case 6: return AppendString(at, f, &t->string_data);
+      case 7: return AppendVarints(at, f, &t->int64_data);
+      case 8: return Bytes(at, f, &t->name);
+      case 9:
+        if (!Bytes(at, f, &t->raw_data)) return false;
+        t->has_raw_data = true;
+        return true;
+      case 10: return AppendFixed(at, f, &t->double_data);
+      case 11: return AppendVarints(at, f, &t->uint64_data);
+      default: return true;
+    }
+  });
 }
 
 bool ParseAttributeAt(Cursor c, AttributeProto* a) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
-    Cursor sub;
+  return ForEachField(c, [a](const Cursor& at, const Field& f) {
     switch (f.number) {
-      case 1: ok = Bytes(c, f, &a->name); break;
-      case 2: ok = Fixed32Float(c, f, &a->f); break;
-      case 3: ok = Varint(c, f, &a->i); break;
-      case 4: ok = Bytes(c, f, &a->s); break;
+      case 1: return Bytes(at, f, &a->name);
+      case 2: return Fixed32Float(at, f, &a->f);
+      case 3: return Varint(at, f, &a->i);
+      case 4: return Bytes(at, f, &a->s);
       case 5:
-        ok = SubCursor(c, f, "TensorProto", kTensorFields, &sub);
-        if (ok) {
-          if (!a->t) a->t.emplace();
-          ok = ParseTensorAt(sub, &*a->t);
-        }
-        break;
-      case 7: ok = AppendFixed(c, f, &a->floats); break;
-      case 8: ok = AppendVarints(c, f, &a->ints); break;
-      case 9: ok = AppendString(c, f, &a->strings); break;
-      case 20: ok = Varint(c, f, &a->type); break;
-      default: break;
+        if (!a->t) a->t.emplace();
+        return ReadMessage(at, f, "TensorProto", kTensorFields, ParseTensorAt, &*a->t);
+      case 7: return AppendFixed(at, f, &a->floats);
+      case 8: return AppendVarints(at, f, &a->ints);
+      case 9: return AppendString(at, f, &a->strings);
+      case 20: return Varint(at, f, &a->type);
+      default: return true;
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 bool ParseNodeAt(Cursor c, NodeProto* n) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
-    Cursor sub;
+  return ForEachField(c, [n](const Cursor& at, const Field& f) {
     switch (f.number) {
-      case 1: ok = AppendString(c, f, &n->input); break;
-      case 2: ok = AppendString(c, f, &n->output); break;
-      case 3: ok = Bytes(c, f, &n->name); break;
-      case 4: ok = Bytes(c, f, &n->op_type); break;
+      case 1: return AppendString(at, f, &n->input);
+      case 2: return AppendString(at, f, &n->output);
+      case 3: return Bytes(at, f, &n->name);
+      case 4: return Bytes(at, f, &n->op_type);
       case 5:
-        n->attribute.emplace_back();
-        ok = SubCursor(c, f, "AttributeProto", kAttributeFields, &sub) &&
-             ParseAttributeAt(sub, &n->attribute.back());
-        break;
-      case 7: ok = Bytes(c, f, &n->domain); break;
-      default: break;
+        return AppendMessage(at, f, "AttributeProto", kAttributeFields, ParseAttributeAt,
+                             &n->attribute);
+      case 7: return Bytes(at, f, &n->domain);
+      default: return true;
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 bool ParseValueInfoAt(Cursor c, ValueInfoProto* v) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    if (f.number == 1 && !Bytes(c, f, &v->name)) return false;
-  }
-  return true;
+  return ForEachField(c, [v](const Cursor& at, const Field& f) {
+    return f.number != 1 || Bytes(at, f, &v->name);
+  });
 }
 
 bool ParseGraphAt(Cursor c, GraphProto* g) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
-    Cursor sub;
+  return ForEachField(c, [g](const Cursor& at, const Field& f) {
     switch (f.number) {
-      case 1:
-        g->node.emplace_back();
-        ok = SubCursor(c, f, "NodeProto", kNodeFields, &sub) && ParseNodeAt(sub, &g->node.back());
-        break;
-      case 2: ok = Bytes(c, f, &g->name); break;
+      case 1: return AppendMessage(at, f, "NodeProto", kNodeFields, ParseNodeAt, &g->node);
+      case 2: return Bytes(at, f, &g->name);
       case 5:
-        g->initializer.emplace_back();
-        ok = SubCursor(c, f, "TensorProto", kTensorFields, &sub) &&
-             ParseTensorAt(sub, &g->initializer.back());
-        break;
+        return AppendMessage(at, f, "TensorProto", kTensorFields, ParseTensorAt,
+                             &g->initializer);
       case 11:
-      case 12: {
-        std::vector<ValueInfoProto>& list = f.number == 11 ? g->input : g->output;
-        list.emplace_back();
-        ok = SubCursor(c, f, "ValueInfoProto", kValueInfoFields, &sub) &&
-             ParseValueInfoAt(sub, &list.back());
-        break;
-      }
-      default: break;
+        return AppendMessage(at, f, "ValueInfoProto", kValueInfoFields, ParseValueInfoAt,
+                             &g->input);
+      case 12:
+        return AppendMessage(at, f, "ValueInfoProto", kValueInfoFields, ParseValueInfoAt,
+                             &g->output);
+      default: return true;
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 bool ParseOperatorSetIdAt(Cursor c, OperatorSetIdProto* o) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
+  return ForEachField(c, [o](const Cursor& at, const Field& f) {
     switch (f.number) {
-      case 1: ok = Bytes(c, f, &o->domain); break;
-      case 2: ok = Varint(c, f, &o->version); break;
-      default: break;
+      case 1: return Bytes(at, f, &o->domain);
+      case 2: return Varint(at, f, &o->version);
+      default: return true;
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 bool ParseModelAt(Cursor c, ModelProto* m) {
-  while (c.pos != c.end) {
-    Field f;
-    if (!ReadField(&c, &f)) return false;
-    bool ok = true;
-    Cursor sub;
+  return ForEachField(c, [m](const Cursor& at, const Field& f) {
     switch (f.number) {
-      case 1: ok = Varint(c, f, &m->ir_version); break;
-      case 7:
-        ok = SubCursor(c, f, "GraphProto", kGraphFields, &sub) && ParseGraphAt(sub, &m->graph);
-        break;
+      case 1: return Varint(at, f, &m->ir_version);
+      case 7: return ReadMessage(at, f, "GraphProto", kGraphFields, ParseGraphAt, &m->graph);
       case 8:
-        m->opset_import.emplace_back();
-        ok = SubCursor(c, f, "OperatorSetIdProto", kOperatorSetIdFields, &sub) &&
-             ParseOperatorSetIdAt(sub, &m->opset_import.back());
-        break;
-      default: break;
+        return AppendMessage(at, f, "OperatorSetIdProto", kOperatorSetIdFields,
+                             ParseOperatorSetIdAt, &m->opset_import);
+      default: return true;
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 }  // namespace

@@ -252,6 +252,13 @@ void ExpectTensorError(const Bytes& bytes, const std::string& message) {
   EXPECT_EQ(r.error, message);
 }
 
+void ExpectModelError(const Bytes& bytes, const std::string& message) {
+  ModelProto m;
+  std::string error;
+  EXPECT_FALSE(ParseModel(bytes.data(), bytes.size(), &m, &error));
+  EXPECT_EQ(error, message);
+}
+
 TEST(OnnxWireTest, TruncatedAndOverlongVarintsFail) {
   ExpectTensorError(Literal({0x80}),
                     "TensorProto at byte 0: tag: truncated varint (the bytes end before its last "
@@ -287,12 +294,9 @@ TEST(OnnxWireTest, LengthsPastTheEndFail) {
   // A node whose length fits the file but not its graph: the graph's bounds hold.
   const Bytes model = Cat({LenField(7, Literal({0x0A, 0x06, 0x22, 0x01})),
                            Literal({'A', 0x00, 0x00, 0x00})});
-  ModelProto m;
-  std::string error;
-  EXPECT_FALSE(ParseModel(model.data(), model.size(), &m, &error));
-  EXPECT_EQ(error,
-            "GraphProto.node (field 1) at byte 2: length 6 runs past the end of GraphProto "
-            "(2 bytes left)");
+  ExpectModelError(model,
+                   "GraphProto.node (field 1) at byte 2: length 6 runs past the end of "
+                   "GraphProto (2 bytes left)");
 }
 
 TEST(OnnxWireTest, FixedWidthFieldsPastTheEndFail) {
@@ -338,12 +342,9 @@ TEST(OnnxWireTest, BadTagsAndWireTypesFail) {
                     "TensorProto.name (field 8) at byte 0: wire type 0 (varint), expected 2 "
                     "(length-delimited)");
   const Bytes model = LenField(7, Literal({0x0D, 0x00, 0x00, 0x00, 0x00}));  // node as fixed32
-  ModelProto m;
-  std::string error;
-  EXPECT_FALSE(ParseModel(model.data(), model.size(), &m, &error));
-  EXPECT_EQ(error,
-            "GraphProto.node (field 1) at byte 2: wire type 5 (fixed32), expected 2 "
-            "(length-delimited)");
+  ExpectModelError(model,
+                   "GraphProto.node (field 1) at byte 2: wire type 5 (fixed32), expected 2 "
+                   "(length-delimited)");
 }
 
 // Every prefix of a valid model, and bytes of it flipped: the parse succeeds or fails with a

@@ -395,7 +395,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs (streamed); many short rows
   // take key ranges (whole rows per slice, one tuple read per row) and run in slices.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2,
-              DML_TENSOR_DATA_TYPE_FLOAT32, kScatterSerialCutoffBytes);
+              DML_TENSOR_DATA_TYPE_FLOAT32, kDefaultTuning.scatter_serial_cutoff_bytes);
   EXPECT_TRUE(p.tuple_per_row);
   ASSERT_EQ(p.loop_count, 2u);
   EXPECT_EQ(p.loops[0].size, 10000);
@@ -407,7 +407,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   // The KV-cache token write: 256 rows of 256 bytes, key ranges; about 200 KB moved is below the
   // scatter's serial cutoff (inline), and rows of 256 bytes take regular stores.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 32, 4096, 128}, {8, 32, 1, 3}, {8, 32, 1, 128}, 4, 4,
-              DML_TENSOR_DATA_TYPE_FLOAT16, kScatterSerialCutoffBytes);
+              DML_TENSOR_DATA_TYPE_FLOAT16, kDefaultTuning.scatter_serial_cutoff_bytes);
   EXPECT_TRUE(p.tuple_per_row);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
   EXPECT_EQ(p.max_slices, 1u);
