@@ -6,7 +6,8 @@
 #   2. preset "mingw" (dmlcpu.dll, Highway + oneTBB): every test through ctest under wine (each
 #      GoogleTest binary, the C ABI test, the examples, the installed-package consumer, the
 #      binary checks), with the best SIMD target this CPU has; or, when WINDOWS_TESTS names test
-#      programs (CI's budget), only those, built and run directly, and the binary checks;
+#      programs (CI's budget), only those, built and run directly, the binary checks and the
+#      MSVC-ABI link test (tests/msvc);
 #   3. every GoogleTest binary and the C ABI test again with the SIMD target forced to each of
 #      WINDOWS_TARGETS (default "AVX2 AVX3") through DMLCPU_HWY_TARGETS; a target this CPU lacks
 #      is reported and not run (kernels_test covers every target the CPU has in step 2);
@@ -46,7 +47,7 @@ if [[ -n "${WINDOWS_TESTS:-}" ]]; then
       { tail -n 40 "$bin/$t.log"; die "$t"; }
     summary "$bin/$t.log"
   done
-  ctest --preset mingw -R '^windows_binaries$' || die "windows_binaries"
+  ctest --preset mingw -R '^(windows_binaries|msvc_abi_test)$' || die "windows_binaries, msvc_abi_test"
   gtests=$(for t in $WINDOWS_TESTS; do echo "./$t.exe"; done)
 else
   cmake --build --preset mingw -j"$jobs" >/dev/null || die "mingw build"

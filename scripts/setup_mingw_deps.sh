@@ -21,8 +21,10 @@ die() { echo "setup_mingw_deps: FAILED: $*" >&2; exit 1; }
 sudo_cmd=""
 if [[ $(id -u) -ne 0 ]]; then sudo_cmd="sudo"; fi
 need=()
+# clang-14, lld-14 and llvm-14: dmlcpu.lib in MSVC's import format (llvm-dlltool) and the MSVC-ABI
+# link test (tests/msvc).
 for p in g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 dpkg-dev googletest libhwy-dev \
-         libtbb-dev libbenchmark-dev cmake make; do
+         libtbb-dev libbenchmark-dev cmake make clang-14 lld-14 llvm-14; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [[ ${#need[@]} -gt 0 ]]; then
