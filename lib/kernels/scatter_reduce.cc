@@ -34,12 +34,17 @@ template <class F, ScatterReduction kR>
 struct FloatFastApply {
   using S = typename F::Storage;
   using N = decltype(F::ToWide(S{}));
+  static N Full(N a, N b) {
+    return F::ToWide(Apply<FloatType<F>, kR>::Do(F::FromWide(a), F::FromWide(b)));
+  }
   static N Do(N a, N b) {
     if constexpr (kR == ScatterReduction::kAdd || kR == ScatterReduction::kMul) {
-      const N r = kR == ScatterReduction::kAdd ? a + b : a * b;
-      if (r == r) return r;
+      N r = kR == ScatterReduction::kAdd ? a + b : a * b;
+      if (r != r) r = Full(a, b);
+      return r;
+    } else {
+      return Full(a, b);
     }
-    return F::ToWide(Apply<FloatType<F>, kR>::Do(F::FromWide(a), F::FromWide(b)));
   }
 };
 template <ScatterReduction kR>
