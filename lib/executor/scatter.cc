@@ -217,12 +217,33 @@ void WalkElementRows(const ScatterPlan& plan, const ScatterArgs& args, const Sca
   }
 }
 
+// WalkUpdates for plan.apply_indexed_reduce: one kernel call per row, rows in row-major order.
+void WalkReducedRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
+                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
+                     uint64_t key_end) {
+  const uint32_t count = plan.loop_count;
+  const ScatterLoop& row = loops[count - 1];
+  const ScatterComponent& c = plan.components[0];
+  uint64_t rows = 1;
+  for (uint32_t d = 0; d + 1 < count; ++d) rows *= static_cast<uint64_t>(loops[d].size);
+  int64_t coord[kMaxRank] = {};
+  for (uint64_t r = 0; r < rows; ++r) {
+    plan.apply_indexed_reduce(args.output, out_off, row.out_stride_bytes, args.updates + upd_off,
+                              row.upd_stride_bytes, args.indices + idx_off + c.idx_offset_bytes,
+                              row.idx_stride_bytes, static_cast<size_t>(row.size), c.dim_size,
+                              c.pitch_bytes, key_begin, key_end);
+    NextRow(loops, count, coord, &out_off, &upd_off, &idx_off);
+  }
+}
+
 // Walks every update of `loops` (the plan's, maybe narrowed to a range of one loop) from the
 // given base offsets, in row-major order, applying those whose key is in [key_begin, key_end).
 void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                  int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                  uint64_t key_end) {
-  if (plan.tuple_per_row) {
+  if (plan.apply_indexed_reduce != nullptr) {
+    WalkReducedRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
+  } else if (plan.tuple_per_row) {
     WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
   } else {
     WalkElementRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);

@@ -65,6 +65,22 @@ using ScatterIndexedFn = void (*)(uint8_t* dst, int64_t dst_stride_bytes, const 
                                   int64_t idx_stride_bytes, size_t count, uint64_t dim_size,
                                   int64_t pitch_bytes);
 
+// A reduction along one index per item, resolved and applied in one pass (scatter_reduce.cc):
+// for i in [0, count) in order, v = indices[i * idx_stride_bytes] is wrapped and checked as
+// ScatterResolveFn does (a dropped item changes nothing); key = base_bytes + i *
+// dst_stride_bytes + v * pitch_bytes; when key is in [key_begin, key_end) (both in [0, 2^62]):
+// dst[key] = op(dst[key], src[i * src_stride_bytes]). No branch per item on the index.
+using ScatterIndexedReduceFn = void (*)(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes,
+                                        const uint8_t* src, int64_t src_stride_bytes,
+                                        const void* indices, int64_t idx_stride_bytes,
+                                        size_t count, uint64_t dim_size, int64_t pitch_bytes,
+                                        uint64_t key_begin, uint64_t key_end);
+
+// The one-pass reduction for (index type, element type, reduction), or null where it is not
+// specialised (kNone, and the 8/16-bit types: their resolve + elems path serves them).
+ScatterIndexedReduceFn GetScatterIndexedReduce(IndexType index_type, ScatterType type,
+                                               ScatterReduction reduction);
+
 struct ScatterKernels {
   ScatterResolveFn resolve[kIndexTypeCount];
   ScatterIndexedFn indexed[kIndexTypeCount][4];  // by IndexType, WidthSlot

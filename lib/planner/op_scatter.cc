@@ -301,6 +301,11 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     plan->apply_indexed =
         k.indexed[static_cast<int>(g.index_type)][kernels::WidthSlot(out.elem_bytes)];
   }
+  if (plan->reduction != kernels::ScatterReduction::kNone && !plan->tuple_per_row &&
+      plan->component_count == 1) {
+    plan->apply_indexed_reduce =
+        kernels::GetScatterIndexedReduce(g.index_type, plan->type, plan->reduction);
+  }
   if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
       row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
       row_bytes >= kMinStreamRowBytes) {
@@ -451,6 +456,9 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
   if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
   if (plan.apply_indexed != nullptr) {
     s += "    each index resolved and its update written in one pass (whole key range)\n";
+  }
+  if (plan.apply_indexed_reduce != nullptr) {
+    s += "    each index resolved and its update reduced in one pass\n";
   }
   return s;
 }

@@ -77,6 +77,9 @@ struct ScatterPlan {
   // kNone with one index per item (one component): resolved and applied in one pass per row
   // where a slice owns every key; else null.
   kernels::ScatterIndexedFn apply_indexed = nullptr;
+  // Reductions with one index per item (one component): resolved and applied in one pass per
+  // row, the slice's key range tested per item; else null (resolve + apply_elems).
+  kernels::ScatterIndexedReduceFn apply_indexed_reduce = nullptr;
   // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
   // and updates: copied with non-temporal stores (unfenced; one StoreFence per slice), so that
   // a row landing in a cold part of a large output is written without reading it first; else
