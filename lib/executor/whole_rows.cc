@@ -5,6 +5,7 @@
 // Single-threaded, allocation-free.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "core/check.h"
 #include "executor/executor.h"
@@ -57,11 +58,95 @@ void RunBorderedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   });
 }
 
+// out[0, bytes) = the repeating pattern (64 bytes of one element repeated; bytes a multiple of
+// the element's width): 32-byte moves, the last one overlapping.
+inline void FillFromPattern(uint8_t* out, const uint8_t* pattern, uint64_t bytes) {
+  if (bytes < 32) {
+    if (bytes >= 16) return CopyOverlapping<16>(out, pattern, bytes);
+    if (bytes >= 8) return CopyOverlapping<8>(out, pattern, bytes);
+    if (bytes >= 4) return CopyOverlapping<4>(out, pattern, bytes);
+    for (uint64_t i = 0; i < bytes; ++i) out[i] = pattern[i];
+    return;
+  }
+  uint64_t done = 0;
+  for (; done + 32 <= bytes; done += 32) std::memcpy(out + done, pattern, 32);
+  if (done < bytes) std::memcpy(out + bytes - 32, pattern, 32);
+}
+
+// RunBorderedRows with each line's border rows (RowBorders::top_rows / bottom_rows) written
+// just before the line's first row and just after its last, in output order.
+template <Strategy S, typename T>
+void RunFramedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const RowBorders& b = plan.borders;
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  const Loop& line = plan.loops[plan.loop_count - 2];
+  const uint64_t row_items = plan.partition.row_items;
+  const uint64_t row_bytes = row_items * sizeof(T);
+  const int64_t left_bytes = int64_t{b.left_items} * static_cast<int64_t>(sizeof(T));
+  const uint64_t framed_bytes = (uint64_t{b.left_items} + b.right_items) * sizeof(T) + row_bytes;
+  const auto row_op = [&](uint8_t* out, const uint8_t* in) {
+    WriteBorderItems<T>(out - left_bytes, b, in, b.left_src_bytes, b.left_items);
+    if constexpr (S == Strategy::kStridedRows) {
+      plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, row_items);
+    } else {
+      CopySmallRun(plan, out, in, row_bytes);
+    }
+    WriteBorderItems<T>(out + row_bytes, b, in, b.right_src_bytes, b.right_items);
+  };
+  alignas(32) uint8_t pattern[64];
+  if (b.fill) {
+    T v;
+    std::memcpy(&v, &b.fill_bits, sizeof(T));
+    for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) std::memcpy(pattern + k, &v, sizeof(T));
+  }
+  // Border rows: `count` rows from out on, row k from line_in + src_bytes[k].
+  const auto border_rows = [&](uint8_t* out, const uint8_t* line_in, const int64_t* src_bytes,
+                               uint32_t count) {
+    for (uint32_t k = 0; k < count; ++k, out += line.out_stride_bytes) {
+      if (b.fill) {
+        FillFromPattern(out - left_bytes, pattern, framed_bytes);
+      } else {
+        row_op(out, line_in + src_bytes[k]);
+      }
+    }
+  };
+  const uint32_t outer_count = plan.loop_count - 1;
+  Odometer rows(plan, outer_count, begin);
+  for (uint64_t unit = begin; unit < end;) {
+    const uint64_t left_in_line = rows.RowsLeftInLoop();
+    const uint64_t n = std::min(end - unit, left_in_line);
+    uint8_t* out = args.output + rows.offsets().out_off;
+    const uint8_t* in = args.input + rows.offsets().in_off;
+    if (left_in_line == static_cast<uint64_t>(line.size)) {  // the line's first row
+      border_rows(out - int64_t{b.top_rows} * line.out_stride_bytes, in, b.top_src_bytes,
+                  b.top_rows);
+    }
+    for (uint64_t k = 0; k < n; ++k) {
+      row_op(out, in);
+      out += line.out_stride_bytes;
+      in += line.in_stride_bytes;
+    }
+    if (n == left_in_line) {  // the line's last row: out is one row past it
+      border_rows(out, in - line.size * line.in_stride_bytes, b.bottom_src_bytes, b.bottom_rows);
+    }
+    unit += n;
+    rows.Advance(n);
+  }
+}
+
 // Whole rows (one piece each) of runs or strided rows with regular stores, no prefetch and no
 // indices: the small steps (JOIN's and PADDING's rows, TILE's, fills). The row's copy (and
 // border element width) is chosen once per unit range, not per row.
 template <Strategy S>
 void RunWholeRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  if (plan.borders.top_rows + plan.borders.bottom_rows != 0) {
+    switch (plan.elem_bytes) {
+      case 1: return RunFramedRows<S, uint8_t>(plan, args, begin, end);
+      case 2: return RunFramedRows<S, uint16_t>(plan, args, begin, end);
+      case 4: return RunFramedRows<S, uint32_t>(plan, args, begin, end);
+      default: return RunFramedRows<S, uint64_t>(plan, args, begin, end);
+    }
+  }
   if (plan.borders.left_items + plan.borders.right_items != 0) {
     switch (plan.elem_bytes) {
       case 1: return RunBorderedRows<S, uint8_t>(plan, args, begin, end);
