@@ -499,8 +499,8 @@ TEST(PaddingTest, BordersWrittenWithLongRows) {
 
 // The border rows of the next dimension out written with each line (RowBorders::top_rows /
 // bottom_rows): every mode and width, pads up to and past the copied-row limit, packed and
-// gapped outputs, steps large enough to be split mid-line across threads, outer dimensions
-// padded too (their steps carry the border rows as well).
+// gapped outputs, steps large enough to be split mid-line across 2 and 3 threads, outer
+// dimensions padded too (their steps carry the border rows as well).
 TEST(PaddingTest, BorderRowsOfEveryLine) {
   const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
                                         DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64};
@@ -515,6 +515,10 @@ TEST(PaddingTest, BorderRowsOfEveryLine) {
       {{2, 12, 5}, {0, 9, 1}, {1, 3, 1}},            // 9 rows: copied modes take border steps
       {{5, 1, 6}, {0, 2, 1}, {0, 1, 1}},             // one-row lines
   };
+  static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
+  static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
+  static const dmlcpu::Device three_threads(dmlcpu::DeviceOptions{3, nullptr});
+  const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &three_threads};
   uint64_t seed = 0xF8A3E;
   for (const Shape& shape : shapes) {
     const uint32_t n = static_cast<uint32_t>(shape.in.size());
@@ -537,7 +541,7 @@ TEST(PaddingTest, BorderRowsOfEveryLine) {
           std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
           ASSERT_NE(op_case, nullptr);
           SCOPED_TRACE(op_case->description);
-          EXPECT_TRUE(RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, ++seed));
+          EXPECT_TRUE(RunCase(*op_case, devices, dmlcpu::IndexPolicy::kClamp, ++seed));
         }
       }
     }
