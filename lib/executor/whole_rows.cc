@@ -5,6 +5,8 @@
 // Single-threaded, allocation-free.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "core/check.h"
 #include "executor/executor.h"
@@ -57,11 +59,125 @@ void RunBorderedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   });
 }
 
+// out[0, bytes) = the repeating pattern (64 bytes of one element repeated; bytes a multiple of
+// the element's width): 32-byte moves, the last one overlapping.
+inline void FillFromPattern(uint8_t* out, const uint8_t* pattern, uint64_t bytes) {
+  if (bytes < 32) {
+    if (bytes >= 16) return CopyOverlapping<16>(out, pattern, bytes);
+    if (bytes >= 8) return CopyOverlapping<8>(out, pattern, bytes);
+    if (bytes >= 4) return CopyOverlapping<4>(out, pattern, bytes);
+    for (uint64_t i = 0; i < bytes; ++i) out[i] = pattern[i];
+    return;
+  }
+  uint64_t done = 0;
+  for (; done + 32 <= bytes; done += 32) std::memcpy(out + done, pattern, 32);
+  if (done < bytes) std::memcpy(out + bytes - 32, pattern, 32);
+}
+
+// RunBorderedRows with each line's border rows (RowBorders::top_rows / bottom_rows) written
+// just before the line's first row and just after its last, in output order.
+template <Strategy S, typename T, bool kFill>
+void RunFramedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  const RowBorders& b = plan.borders;
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  // Loop invariants in locals: the row's stores may alias the plan as far as the compiler knows.
+  const int64_t line_out_stride_bytes = plan.loops[plan.loop_count - 2].out_stride_bytes;
+  const int64_t line_in_stride_bytes = plan.loops[plan.loop_count - 2].in_stride_bytes;
+  const uint64_t line_rows = static_cast<uint64_t>(plan.loops[plan.loop_count - 2].size);
+  const uint64_t row_items = plan.partition.row_items;
+  const uint64_t row_bytes = row_items * sizeof(T);
+  const uint32_t left_items = b.left_items, right_items = b.right_items;
+  const uint32_t top_rows = b.top_rows, bottom_rows = b.bottom_rows;
+  const int64_t left_bytes = int64_t{left_items} * static_cast<int64_t>(sizeof(T));
+  const uint64_t right_bytes = uint64_t{right_items} * sizeof(T);
+  const uint64_t framed_bytes = static_cast<uint64_t>(left_bytes) + row_bytes + right_bytes;
+  alignas(32) uint8_t pattern[64];  // the fill element repeated
+  if constexpr (kFill) {
+    T fill_value;
+    std::memcpy(&fill_value, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
+    for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) {
+      std::memcpy(pattern + k, &fill_value, sizeof(T));
+    }
+  }
+  // Copied border items: to[k] = in[src_bytes[k]].
+  const auto copy_items = [](uint8_t* to, const uint8_t* in, const int64_t* src_bytes,
+                             uint32_t items) {
+    for (uint32_t k = 0; k < items; ++k) {
+      std::memcpy(to + k * sizeof(T), in + src_bytes[k], sizeof(T));
+    }
+  };
+  const auto row_op = [&](uint8_t* out, const uint8_t* in) {
+    if constexpr (kFill) {
+      FillFromPattern(out - left_bytes, pattern, static_cast<uint64_t>(left_bytes));
+    } else {
+      copy_items(out - left_bytes, in, b.left_src_bytes, left_items);
+    }
+    if constexpr (S == Strategy::kStridedRows) {
+      plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, row_items);
+    } else {
+      CopySmallRun(plan, out, in, row_bytes);
+    }
+    if constexpr (kFill) {
+      FillFromPattern(out + row_bytes, pattern, right_bytes);
+    } else {
+      copy_items(out + row_bytes, in, b.right_src_bytes, right_items);
+    }
+  };
+  // Border rows: `count` rows from out on, row k from line_in + src_bytes[k].
+  const auto border_rows = [&](uint8_t* out, const uint8_t* line_in, const int64_t* src_bytes,
+                               uint32_t count) {
+    for (uint32_t k = 0; k < count; ++k, out += line_out_stride_bytes) {
+      if constexpr (kFill) {
+        FillFromPattern(out - left_bytes, pattern, framed_bytes);
+      } else {
+        row_op(out, line_in + src_bytes[k]);
+      }
+    }
+  };
+  // Lines are walked by an odometer over the loops above them; rows by pointer bumps.
+  uint64_t line_index = 0, first_row = 0;
+  if (begin != 0) {
+    line_index = begin / line_rows;
+    first_row = begin % line_rows;
+  }
+  Odometer lines(plan, plan.loop_count - 2, line_index);
+  for (uint64_t unit = begin; unit < end;) {
+    uint8_t* out = args.output + lines.offsets().out_off;
+    const uint8_t* in = args.input + lines.offsets().in_off;
+    if (first_row == 0) {
+      border_rows(out - int64_t{top_rows} * line_out_stride_bytes, in, b.top_src_bytes, top_rows);
+    }
+    const uint64_t last_row = std::min(line_rows, first_row + (end - unit));
+    out += static_cast<int64_t>(first_row) * line_out_stride_bytes;
+    const uint8_t* row_in = in + static_cast<int64_t>(first_row) * line_in_stride_bytes;
+    for (uint64_t r = first_row; r < last_row; ++r) {
+      row_op(out, row_in);
+      out += line_out_stride_bytes;
+      row_in += line_in_stride_bytes;
+    }
+    if (last_row == line_rows) border_rows(out, in, b.bottom_src_bytes, bottom_rows);
+    unit += last_row - first_row;
+    first_row = 0;
+    if (unit < end) lines.Step();
+  }
+}
+
 // Whole rows (one piece each) of runs or strided rows with regular stores, no prefetch and no
 // indices: the small steps (JOIN's and PADDING's rows, TILE's, fills). The row's copy (and
 // border element width) is chosen once per unit range, not per row.
 template <Strategy S>
 void RunWholeRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  if (plan.borders.top_rows + plan.borders.bottom_rows != 0) {
+    const auto run = [&](auto fill) {
+      switch (plan.elem_bytes) {
+        case 1: return RunFramedRows<S, uint8_t, fill()>(plan, args, begin, end);
+        case 2: return RunFramedRows<S, uint16_t, fill()>(plan, args, begin, end);
+        case 4: return RunFramedRows<S, uint32_t, fill()>(plan, args, begin, end);
+        default: return RunFramedRows<S, uint64_t, fill()>(plan, args, begin, end);
+      }
+    };
+    return plan.borders.fill ? run(std::true_type()) : run(std::false_type());
+  }
   if (plan.borders.left_items + plan.borders.right_items != 0) {
     switch (plan.elem_bytes) {
       case 1: return RunBorderedRows<S, uint8_t>(plan, args, begin, end);

@@ -105,6 +105,11 @@ std::string DescribePlan(const Plan& plan) {
                    plan.borders.left_items, plan.borders.right_items,
                    plan.borders.fill ? "filled" : "copied from the source row");
   }
+  if (plan.borders.top_rows + plan.borders.bottom_rows != 0) {
+    s += StrFormat("    border rows: %u + %u per line, %s, written with its first / last row\n",
+                   plan.borders.top_rows, plan.borders.bottom_rows,
+                   plan.borders.fill ? "filled" : "copied from the source line");
+  }
   const Partition& p = plan.partition;
   s += StrFormat(
       "    partition: %llu row(s) x %llu piece(s) of <= %llu items = %llu units, grain %llu "

@@ -128,6 +128,15 @@ Status CheckPlanInvariants(const Plan& plan) {
                  "row borders (%u + %u items) with strategy %s: need a row loop over contiguous "
                  "output rows and at most %u copied items per side",
                  b.left_items, b.right_items, name, RowBorders::kMaxCopiedItems);
+  DMLCPU_REQUIRE(b.top_rows + b.bottom_rows == 0 ||
+                     (b.left_items + b.right_items != 0 && plan.loop_count >= 2 &&
+                      plan.tiling == Tiling::kNone && whole_rows && !plan.store.non_temporal &&
+                      !plan.prefetch.input_stream &&
+                      (b.fill || (b.top_rows <= RowBorders::kMaxCopiedRows &&
+                                  b.bottom_rows <= RowBorders::kMaxCopiedRows))),
+                 "border rows (%u + %u) with strategy %s: need row borders, a line loop, whole "
+                 "rows with regular stores and no prefetch, at most %u copied rows per side",
+                 b.top_rows, b.bottom_rows, name, RowBorders::kMaxCopiedRows);
 
   // Policies.
   const PrefetchPolicy& f = plan.prefetch;

@@ -194,6 +194,31 @@ class PaddingPlanner {
       for (int64_t k = 0; k < right; ++k) spec.right_src_items[k] = SourceIndex(mode, n + k, n);
     }
     fused_ = true;
+    fused_dims_ = 1;
+    return true;
+  }
+  // Fused lines (with fused rows): the same steps also write the border rows of the next
+  // dimension out (RowBorders::top_rows / bottom_rows, each with its own borders), and that
+  // dimension gets no steps of its own either. Only where it is padded (and, for the modes
+  // that copy, each side at most RowBorders::kMaxCopiedRows rows). False where it does not apply.
+  bool UseFusedLines(uint32_t mode) {
+    if (!fused_ || n_ < 2) return false;
+    const uint32_t h = n_ - 2;
+    const int64_t top = start_[h], bottom = end_[h];
+    if (top + bottom == 0) return false;
+    if (mode != DML_PADDING_MODE_CONSTANT &&
+        (top > RowBorders::kMaxCopiedRows || bottom > RowBorders::kMaxCopiedRows)) {
+      return false;
+    }
+    ProgramBuilder::BorderSpec& spec = borders_;
+    spec.top_rows = static_cast<uint32_t>(top);
+    spec.bottom_rows = static_cast<uint32_t>(bottom);
+    if (mode != DML_PADDING_MODE_CONSTANT) {
+      const int64_t n = in_.sizes[h];
+      for (int64_t k = 0; k < top; ++k) spec.top_src_rows[k] = SourceIndex(mode, k - top, n);
+      for (int64_t k = 0; k < bottom; ++k) spec.bottom_src_rows[k] = SourceIndex(mode, n + k, n);
+    }
+    fused_dims_ = 2;
     return true;
   }
   bool fused() const { return fused_; }
@@ -214,7 +239,7 @@ class PaddingPlanner {
   // CONSTANT: for each dimension d, the two slabs where d is the first dimension outside the
   // interior (dimensions before d inside it, dimensions after d over the whole output).
   Status Fill(uint64_t fill_bits) {
-    for (uint32_t d = 0; d < (fused_ ? n_ - 1 : n_); ++d) {
+    for (uint32_t d = 0; d < n_ - fused_dims_; ++d) {
       int64_t lo[kMaxRank], hi[kMaxRank];
       for (uint32_t j = 0; j < n_; ++j) {
         lo[j] = j < d ? start_[j] : 0;
@@ -237,7 +262,7 @@ class PaddingPlanner {
   // interior along d (the input for the first padded dimension, the output after it).
   Status Mirror(uint32_t mode, const uint32_t* end) {
     bool first = true;
-    for (uint32_t d = 0; d < (fused_ ? n_ - 1 : n_); ++d) {
+    for (uint32_t d = 0; d < n_ - fused_dims_; ++d) {
       if (start_[d] == 0 && end[d] == 0) continue;
       int64_t lo[kMaxRank], hi[kMaxRank];
       for (uint32_t j = 0; j < n_; ++j) {
@@ -345,6 +370,7 @@ class PaddingPlanner {
   int64_t in_stride_[kMaxRank] = {};
   int64_t out_stride_[kMaxRank] = {};
   bool fused_ = false;
+  uint32_t fused_dims_ = 0;  // innermost dimensions whose borders the copies write (0, 1 or 2)
   bool fusion_failed_ = false;
   ProgramBuilder::BorderSpec borders_;
 };
@@ -417,23 +443,26 @@ Status BuildPadding(const PaddingArgs& a, bool typed_value, uint32_t value_type,
       bits = ConvertPaddingValue(in.data_type, value);
     }
   }
-  // Fused rows where they apply to every step; otherwise the borders as steps of their own.
-  const auto plan_steps = [&](bool fuse, bool* fused) {
+  // Fused rows and lines where they apply to every step, else fused rows alone; otherwise the
+  // borders as steps of their own. `fuse_dims`: 2 (rows and lines), 1 (rows) or 0.
+  const auto plan_steps = [&](uint32_t fuse_dims, bool* fused) {
     program->steps.clear();
     PaddingPlanner planner(b, in, out, a.start, a.end);
-    *fused = fuse && planner.UseFusedRows(a.mode, bits);
-    if (fuse && !*fused) return Status::Ok();
+    *fused = fuse_dims == 0 || (planner.UseFusedRows(a.mode, bits) &&
+                                (fuse_dims == 1 || planner.UseFusedLines(a.mode)));
+    if (!*fused) return Status::Ok();
     Status st = planner.Interior();
     if (st.ok()) {
       st = a.mode == DML_PADDING_MODE_CONSTANT ? planner.Fill(bits) : planner.Mirror(a.mode, a.end);
     }
-    *fused = *fused && !planner.fusion_failed();
+    *fused = !planner.fusion_failed();
     return st;
   };
   bool fused = false;
-  s = plan_steps(/*fuse=*/true, &fused);
-  if (!s.ok() || fused) return s;
-  return plan_steps(/*fuse=*/false, &fused);
+  for (uint32_t fuse_dims = 2;; --fuse_dims) {
+    s = plan_steps(fuse_dims, &fused);
+    if (!s.ok() || fused || fuse_dims == 0) return s;
+  }
 }
 
 }  // namespace

@@ -127,6 +127,17 @@ struct RowBorders {
   // source element (an element of the same source row: inside the step's read extent).
   int64_t left_src_bytes[kMaxCopiedItems] = {};
   int64_t right_src_bytes[kMaxCopiedItems] = {};
+  // Border rows of each line (the loop just outside the row, PADDING's next dimension):
+  // `top_rows` rows just before the line's first row and `bottom_rows` just after its last, each
+  // with its left and right borders, written by the unit range that writes that first / last
+  // row. Only on plans that RunWholeRows runs (tiling none, one piece per row, regular stores,
+  // no input-stream prefetch). !fill: border row k copies the source row this many bytes from
+  // the line's first source row (a row of the same source line).
+  static constexpr uint32_t kMaxCopiedRows = 8;  // per side, when copied from the source line
+  uint32_t top_rows = 0;
+  uint32_t bottom_rows = 0;
+  int64_t top_src_bytes[kMaxCopiedRows] = {};
+  int64_t bottom_src_bytes[kMaxCopiedRows] = {};
 };
 
 // The plan of one affine step: loops, strategy, policies, partition and resolved kernels.

@@ -113,17 +113,60 @@ bool ProgramBuilder::PlaceBorders(const LoopNest& nest, const BorderSpec& spec,
       if (!source_offset(spec.right_src_items[k], &b.right_src_bytes[k])) return false;
     }
   }
-  // The bordered rows stay inside the output binding.
+  // The bordered rows (and border rows) stay inside the output binding.
   Loop loops[kMaxRank];
   for (uint32_t i = 0; i < plan->loop_count; ++i) loops[i] = plan->loops[i];
   loops[plan->loop_count - 1].size += int64_t{spec.left_items} + spec.right_items;
+  int64_t base_bytes = out_base_bytes - int64_t{spec.left_items} * elem;
+  if (spec.top_rows + spec.bottom_rows != 0) {
+    if (!PlaceLineBorders(nest, spec, &b, plan)) return false;
+    Loop& line = loops[plan->loop_count - 2];
+    line.size += int64_t{spec.top_rows} + spec.bottom_rows;
+    base_bytes -= int64_t{spec.top_rows} * line.out_stride_bytes;
+  }
   int64_t first = 0, end = 0;
-  if (!Extent(loops, plan->loop_count, out_base_bytes - int64_t{spec.left_items} * elem, false,
-              plan->elem_bytes, &first, &end) ||
+  if (!Extent(loops, plan->loop_count, base_bytes, false, plan->elem_bytes, &first, &end) ||
       first < 0 || static_cast<uint64_t>(end) > out_required_bytes) {
     return false;
   }
   plan->borders = b;
+  return true;
+}
+
+bool ProgramBuilder::PlaceLineBorders(const LoopNest& nest, const BorderSpec& spec,
+                                      RowBorders* b, const Plan* plan) const {
+  // The line loop is the nest's own (not collapsed, dropped or tiled), and RunWholeRows runs
+  // the plan (the other row loops write no border rows).
+  if (plan->tiling != Tiling::kNone || plan->loop_count < 2 || nest.loop_count < 2 ||
+      plan->partition.pieces_per_row != 1 || plan->prefetch.input_stream ||
+      plan->store.non_temporal) {
+    return false;
+  }
+  const Loop& line = plan->loops[plan->loop_count - 2];
+  const uint32_t nest_line = nest.loop_count - 2;
+  if (nest.sizes[nest_line] < 2 || line.size != nest.sizes[nest_line] ||
+      line.out_stride_bytes != nest.out_strides_bytes[nest_line] ||
+      line.in_stride_bytes != nest.in_strides_bytes[nest_line] || line.out_stride_bytes <= 0) {
+    return false;
+  }
+  b->top_rows = spec.top_rows;
+  b->bottom_rows = spec.bottom_rows;
+  if (spec.fill) return true;
+  if (spec.top_rows > RowBorders::kMaxCopiedRows ||
+      spec.bottom_rows > RowBorders::kMaxCopiedRows) {
+    return false;
+  }
+  const auto source_offset = [&](int64_t row, int64_t* bytes) {
+    if (row < 0 || row >= line.size) return false;
+    *bytes = row * line.in_stride_bytes;
+    return true;
+  };
+  for (uint32_t k = 0; k < spec.top_rows; ++k) {
+    if (!source_offset(spec.top_src_rows[k], &b->top_src_bytes[k])) return false;
+  }
+  for (uint32_t k = 0; k < spec.bottom_rows; ++k) {
+    if (!source_offset(spec.bottom_src_rows[k], &b->bottom_src_bytes[k])) return false;
+  }
   return true;
 }
 

@@ -61,7 +61,10 @@ class ProgramBuilder {
   // must be one element): `left_items` elements just before the row and `right_items` just
   // after it, each fill_bits (fill) or the row's source element at index left_src_items[k] /
   // right_src_items[k] of the innermost loop (< its size; at most RowBorders::kMaxCopiedItems per
-  // side).
+  // side). With top_rows / bottom_rows, also whole border rows before the first and after the
+  // last row of each line (the nest's next loop, which must survive planning as the plan's
+  // next loop): fill rows, or the line's row top_src_rows[k] / bottom_src_rows[k] (< the line's
+  // size; at most RowBorders::kMaxCopiedRows per side).
   struct BorderSpec {
     uint32_t left_items = 0;
     uint32_t right_items = 0;
@@ -69,6 +72,10 @@ class ProgramBuilder {
     uint64_t fill_bits = 0;
     int64_t left_src_items[RowBorders::kMaxCopiedItems] = {};
     int64_t right_src_items[RowBorders::kMaxCopiedItems] = {};
+    uint32_t top_rows = 0;
+    uint32_t bottom_rows = 0;
+    int64_t top_src_rows[RowBorders::kMaxCopiedRows] = {};
+    int64_t bottom_src_rows[RowBorders::kMaxCopiedRows] = {};
   };
 
   // AddCopy whose rows also write their borders in the same pass. *placed is false (and nothing
@@ -98,6 +105,9 @@ class ProgramBuilder {
   // Sets plan.borders when the plan can carry them (see AddBorderedCopy); false otherwise.
   bool PlaceBorders(const LoopNest& nest, const BorderSpec& spec, int64_t out_base_bytes,
                     uint64_t out_required_bytes, Plan* plan) const;
+  // PlaceBorders' border rows: sets b's top / bottom rows; false where the plan cannot carry them.
+  bool PlaceLineBorders(const LoopNest& nest, const BorderSpec& spec, RowBorders* b,
+                        const Plan* plan) const;
 
   PlanSettings settings_;
   Program* program_;

@@ -497,6 +497,57 @@ TEST(PaddingTest, BordersWrittenWithLongRows) {
   }
 }
 
+// The border rows of the next dimension out written with each line (RowBorders::top_rows /
+// bottom_rows): every mode and width, pads up to and past the copied-row limit, packed and
+// gapped outputs, steps large enough to be split mid-line across 2 and 3 threads, outer
+// dimensions padded too (their steps carry the border rows as well).
+TEST(PaddingTest, BorderRowsOfEveryLine) {
+  const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64};
+  struct Shape {
+    std::vector<uint32_t> in, start, end;
+  };
+  const Shape shapes[] = {
+      {{4, 16}, {1, 1}, {1, 1}},                     // TinyPad
+      {{3, 2, 5, 7}, {0, 0, 1, 1}, {0, 0, 1, 1}},    // a convolution's input, small
+      {{2, 3, 97, 61}, {0, 0, 2, 1}, {0, 0, 1, 3}},  // parallel: unit ranges start mid-line
+      {{2, 9, 11}, {1, 8, 2}, {2, 8, 0}},            // 8 rows: the copied-row limit
+      {{2, 12, 5}, {0, 9, 1}, {1, 3, 1}},            // 9 rows: copied modes take border steps
+      {{5, 1, 6}, {0, 2, 1}, {0, 1, 1}},             // one-row lines
+  };
+  static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
+  static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
+  static const dmlcpu::Device three_threads(dmlcpu::DeviceOptions{3, nullptr});
+  const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &three_threads};
+  uint64_t seed = 0xF8A3E;
+  for (const Shape& shape : shapes) {
+    const uint32_t n = static_cast<uint32_t>(shape.in.size());
+    std::vector<uint32_t> out(n), gapped(n);
+    for (uint32_t d = 0; d < n; ++d) out[d] = shape.in[d] + shape.start[d] + shape.end[d];
+    // Gaps after each row and each line: strides of a larger packed box.
+    uint32_t stride = 1;
+    for (uint32_t d = n; d-- > 0;) {
+      gapped[d] = stride;
+      stride *= out[d] + (d + 2 >= n ? 3 : 0);
+    }
+    for (DML_TENSOR_DATA_TYPE type : types) {
+      for (uint32_t mode = 0; mode < 5; ++mode) {
+        for (bool gaps : {false, true}) {
+          PaddingTester tester;
+          tester.DataType(type).Mode(static_cast<DML_PADDING_MODE>(mode)).InputSizes(shape.in);
+          tester.StartPadding(shape.start).EndPadding(shape.end).Value(-3.0f);
+          if (gaps) tester.OutputStrides(gapped);
+          tester.Misalignment(gaps ? 24 : 0);
+          std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
+          ASSERT_NE(op_case, nullptr);
+          SCOPED_TRACE(op_case->description);
+          EXPECT_TRUE(RunCase(*op_case, devices, dmlcpu::IndexPolicy::kClamp, ++seed));
+        }
+      }
+    }
+  }
+}
+
 TEST(PaddingTest, RandomAgainstReference) {
   RunRandom("PADDING", 1, true, [](Rng& rng, bool large, Coverage* coverage) {
     const uint32_t n = large ? Uniform(rng, 2, 4) : Uniform(rng, 1, 8);

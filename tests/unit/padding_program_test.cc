@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The programs the padding family compiles to (docs/design.md#programs-of-future-operators):
-// step kinds, sources and counts of the worked examples, one permuted copy for depth/space, a
-// fill and a copy for SLICE_GRAD, and a logarithmic step count for pads far past the input.
+// step kinds, sources, counts and border rows of the worked examples, one permuted copy for
+// depth/space, a fill and a copy for SLICE_GRAD, and a logarithmic step count for pads far past
+// the input.
 #include <cstdint>
 #include <vector>
 
@@ -47,45 +48,71 @@ Program CompilePadding(std::vector<uint32_t> in_sizes, std::vector<uint32_t> sta
   return Compile(DML_OPERATOR_PADDING, &desc);
 }
 
-TEST(PaddingProgramTest, ConstantIsTheBorderedInteriorCopyAndTwoFills) {
-  // The left and right columns are written with each interior row (RowBorders), not by steps
-  // of their own that would traverse the output's lines again.
+TEST(PaddingProgramTest, ConstantIsOneFramedCopy) {
+  // The left and right columns are written with each interior row, the top and bottom rows with
+  // each plane's first and last row (RowBorders), not by steps of their own that would traverse
+  // the output again.
   const Program p =
       CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
-  ASSERT_EQ(p.steps.size(), 3u);
+  ASSERT_EQ(p.steps.size(), 1u);
   EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
   EXPECT_EQ(p.steps[0].out_base_bytes, 236);  // row 1, column 1
   const RowBorders& b = p.steps[0].plan.borders;
   EXPECT_EQ(b.left_items, 1u);
   EXPECT_EQ(b.right_items, 1u);
+  EXPECT_EQ(b.top_rows, 1u);
+  EXPECT_EQ(b.bottom_rows, 1u);
   EXPECT_TRUE(b.fill);
-  const int64_t fill_bases[] = {0, 13224};  // top, bottom
-  for (int i = 1; i < 3; ++i) {
-    EXPECT_EQ(p.steps[i].kind, StepKind::kFill);
-    EXPECT_EQ(p.steps[i].out_base_bytes, fill_bases[i - 1]) << "step " << i;
-    EXPECT_EQ(p.steps[i].plan.borders.left_items + p.steps[i].plan.borders.right_items, 0u);
-  }
+  // Any number of filled rows; the channel padding is a fill step of its own.
+  const Program wide =
+      CompilePadding({2, 3, 5, 6}, {0, 1, 12, 2}, {0, 0, 9, 0}, DML_PADDING_MODE_CONSTANT);
+  ASSERT_EQ(wide.steps.size(), 2u);
+  EXPECT_EQ(wide.steps[0].plan.borders.top_rows, 12u);
+  EXPECT_EQ(wide.steps[0].plan.borders.bottom_rows, 9u);
+  EXPECT_EQ(wide.steps[1].kind, StepKind::kFill);
 }
 
-TEST(PaddingProgramTest, ReflectRowsFromTheInputWithTheirColumns) {
+TEST(PaddingProgramTest, ReflectRowsAndColumnsFromTheInputRow) {
   const Program p =
       CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2}, DML_PADDING_MODE_REFLECTION);
-  ASSERT_EQ(p.steps.size(), 3u);
-  const int64_t out_bases[] = {72, 8, 200};  // interior, top rows, bottom rows
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(p.steps[i].kind, StepKind::kAffineCopy);
-    EXPECT_EQ(p.steps[i].source, StepSource::kInput) << "step " << i;
-    EXPECT_EQ(p.steps[i].out_base_bytes, out_bases[i]) << "step " << i;
-    // Columns -2, -1 read input columns 2, 1; columns 4, 5 read 2, 1 (4-byte elements).
-    const RowBorders& b = p.steps[i].plan.borders;
-    ASSERT_EQ(b.left_items, 2u);
-    ASSERT_EQ(b.right_items, 2u);
-    EXPECT_FALSE(b.fill);
-    EXPECT_EQ(b.left_src_bytes[0], 8);
-    EXPECT_EQ(b.left_src_bytes[1], 4);
-    EXPECT_EQ(b.right_src_bytes[0], 8);
-    EXPECT_EQ(b.right_src_bytes[1], 4);
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(p.steps[0].kind, StepKind::kAffineCopy);
+  EXPECT_EQ(p.steps[0].source, StepSource::kInput);
+  EXPECT_EQ(p.steps[0].out_base_bytes, 72);  // row 2, column 2
+  // Columns -2, -1 read input columns 2, 1; columns 4, 5 read 2, 1 (4-byte elements); rows
+  // -2, -1 read input rows 2, 1 and rows 4, 5 read 2, 1 (16-byte rows).
+  const RowBorders& b = p.steps[0].plan.borders;
+  ASSERT_EQ(b.left_items, 2u);
+  ASSERT_EQ(b.right_items, 2u);
+  ASSERT_EQ(b.top_rows, 2u);
+  ASSERT_EQ(b.bottom_rows, 2u);
+  EXPECT_FALSE(b.fill);
+  EXPECT_EQ(b.left_src_bytes[0], 8);
+  EXPECT_EQ(b.left_src_bytes[1], 4);
+  EXPECT_EQ(b.right_src_bytes[0], 8);
+  EXPECT_EQ(b.right_src_bytes[1], 4);
+  EXPECT_EQ(b.top_src_bytes[0], 32);
+  EXPECT_EQ(b.top_src_bytes[1], 16);
+  EXPECT_EQ(b.bottom_src_bytes[0], 32);
+  EXPECT_EQ(b.bottom_src_bytes[1], 16);
+}
+
+TEST(PaddingProgramTest, RowsBeyondTheCopiedLimitAreStepsOfTheirOwn) {
+  // More than RowBorders::kMaxCopiedRows rows to copy, or lines of one row (collapsed away):
+  // rows with their columns, and the rows' steps apart.
+  for (DML_PADDING_MODE mode : {DML_PADDING_MODE_EDGE, DML_PADDING_MODE_WRAP}) {
+    const Program p = CompilePadding({2, 12, 5}, {0, 9, 1}, {0, 3, 1}, mode);
+    ASSERT_GE(p.steps.size(), 3u) << "mode " << mode;
+    for (const Step& step : p.steps) {
+      EXPECT_EQ(step.plan.borders.top_rows + step.plan.borders.bottom_rows, 0u);
+      EXPECT_EQ(step.plan.borders.left_items, 1u);
+    }
   }
+  const Program one_row =
+      CompilePadding({5, 1, 6}, {0, 2, 1}, {0, 1, 1}, DML_PADDING_MODE_CONSTANT);
+  ASSERT_EQ(one_row.steps.size(), 3u);
+  EXPECT_EQ(one_row.steps[0].plan.borders.top_rows, 0u);
+  EXPECT_EQ(one_row.steps[0].plan.borders.left_items, 1u);
 }
 
 TEST(PaddingProgramTest, WideCopiedColumnsAreStepsOfTheirOwn) {
