@@ -185,7 +185,8 @@ uint32_t AxisLoop(const ScatterPlan& plan) {
 bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
   if (g.type != DML_OPERATOR_SCATTER || plan.split_loop == kNoSplitLoop) return false;
   if (!SameLayout(g.input, g.output)) return false;
-  for (uint32_t d = 0; d < g.output.rank; ++d) {  // kept even though validated: the tiling rests on it
+  // Validated already; checked again because the tiling rests on it.
+  for (uint32_t d = 0; d < g.output.rank; ++d) {
     if (d != g.axis && g.updates.sizes[d] != g.output.sizes[d]) return false;
   }
   return AxisLoop(plan) != kNoSplitLoop;
