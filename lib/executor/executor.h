@@ -38,11 +38,17 @@ struct CoRunStep {
   ExecArgs args;
 };
 
-// The bindings of one scatter step: the output window (already holding the input) is updated.
+// The bindings of one scatter step: the output window (already holding the input, unless
+// `input` is set) is updated.
 struct ScatterArgs {
   uint8_t* output;
   const uint8_t* updates;
   const uint8_t* indices;
+  // ScatterPlan::fused_copy run out of place: InputTensor, copied into the output strip by strip
+  // before the strip's updates. Null: the output already holds it.
+  const uint8_t* input = nullptr;
+  // Slots of at least ScatterPlan::block_bytes; null: none (slices update the output directly).
+  ScratchPool* scratch = nullptr;
 };
 
 // Runs destination slice `slice` of `slices` of a scatter step on the calling thread (scatter.cc).
@@ -114,10 +120,15 @@ class Executor {
       const Step& step = program.steps[i];
       if (in_place && step.skip_in_place) continue;
       if (step.kind == StepKind::kScatter) {
-        RunScatter(step.scatter,
+        const ScatterPlan& scatter = step.scatter;
+        RunScatter(scatter,
                    {static_cast<uint8_t*>(outputs[step.output_binding].data) + step.out_base_bytes,
                     static_cast<const uint8_t*>(inputs[step.input_binding].data),
-                    static_cast<const uint8_t*>(inputs[step.indices_binding].data)});
+                    static_cast<const uint8_t*>(inputs[step.indices_binding].data),
+                    scatter.fused_copy && !in_place
+                        ? static_cast<const uint8_t*>(inputs[scatter.fused_input_binding].data)
+                        : nullptr,
+                    scratch});
         continue;
       }
       ExecArgs args = ArgsOf(step, inputs, outputs, scratch);

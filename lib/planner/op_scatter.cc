@@ -167,6 +167,58 @@ bool ArithmeticType(DML_TENSOR_DATA_TYPE type, bool uint16_as_bfloat16,
   }
 }
 
+// The loop whose updates walk the SCATTER axis (out_stride_bytes 0), or kNoSplitLoop when
+// there is not exactly one.
+uint32_t AxisLoop(const ScatterPlan& plan) {
+  uint32_t axis_loop = kNoSplitLoop;
+  for (uint32_t d = 0; d < plan.loop_count; ++d) {
+    if (plan.loops[d].out_stride_bytes != 0) continue;
+    if (axis_loop != kNoSplitLoop) return kNoSplitLoop;
+    axis_loop = d;
+  }
+  return axis_loop;
+}
+
+// ScatterPlan::fused_copy: a SCATTER split by destination whose input has the output's layout,
+// with an axis loop. Its updates span every output coordinate off the axis (ValidateScatter),
+// so the strips' regions (the axis loop widened to the whole axis) tile the output exactly.
+bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
+  if (g.type != DML_OPERATOR_SCATTER || plan.split_loop == kNoSplitLoop) return false;
+  if (!SameLayout(g.input, g.output)) return false;
+  // Validated already; checked again because the tiling rests on it.
+  for (uint32_t d = 0; d < g.output.rank; ++d) {
+    if (d != g.axis && g.updates.sizes[d] != g.output.sizes[d]) return false;
+  }
+  return AxisLoop(plan) != kNoSplitLoop;
+}
+
+// Marks the copy fused (the binding is set by the caller) and strips the split loop so that one
+// strip's region, copied and then updated, is about kFusedStripBytes.
+void FuseScatterCopy(const ScatterGeometry& g, ScatterPlan* plan) {
+  plan->fused_copy = true;
+  plan->fused_axis_loop = AxisLoop(*plan);
+  uint64_t item_bytes = g.output.elem_bytes;  // the region of one split-loop coordinate
+  for (uint32_t d = 0; d < plan->loop_count; ++d) {
+    if (d == plan->split_loop) continue;
+    item_bytes *= d == plan->fused_axis_loop ? plan->components[0].dim_size
+                                             : static_cast<uint64_t>(plan->loops[d].size);
+  }
+  uint64_t strip_items = std::max<uint64_t>(1, kFusedStripBytes / item_bytes);
+  if (plan->split_loop == plan->loop_count - 1) {  // whole lines of the row
+    const uint64_t line_items = std::max<uint64_t>(1, 64 / g.output.elem_bytes);
+    strip_items = std::max(line_items, strip_items / line_items * line_items);
+  }
+  plan->strip_items = strip_items;
+  const ScatterLoop& row = plan->loops[plan->loop_count - 1];
+  if (plan->loop_count == 2 && plan->fused_axis_loop == 0 && plan->split_loop == 1 &&
+      plan->reduction == kernels::ScatterReduction::kNone && plan->component_count == 1 &&
+      !plan->tuple_per_row && row.out_stride_bytes == static_cast<int64_t>(g.output.elem_bytes) &&
+      item_bytes * strip_items <= kMaxScatterBlockBytes) {
+    plan->block_bytes = item_bytes * strip_items;
+    plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
+  }
+}
+
 }  // namespace
 
 bool SameLayout(const TensorInfo& a, const TensorInfo& b) {
@@ -282,6 +334,7 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     // tuple for a piece of a row; key ranges keep rows whole (one tuple read per row).
     plan->split_loop = kNoSplitLoop;
   }
+  if (CanFuseScatterCopy(g, *plan)) FuseScatterCopy(g, plan);
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
     // Key ranges make every slice read every index: for one index per element measured slower
     // than one thread on a 2-core VM (docs/performance.md#scatter), so those run inline; the
@@ -380,12 +433,6 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   const uint32_t indices = b->AddInput("IndicesTensor", g.indices);
   const uint32_t updates = b->AddInput("UpdatesTensor", g.updates);
   const uint32_t output = b->AddOutput("OutputTensor", g.output);
-  const size_t steps_before = program->steps.size();
-  s = b->AddCopy(StepSource::kInput, input, output, NestOf(g.output, g.input));
-  if (!s.ok()) return s;
-  for (size_t i = steps_before; i < program->steps.size(); ++i) {
-    program->steps[i].skip_in_place = true;
-  }
   if (SameLayout(g.input, g.output)) program->in_place_input = input;
 
   ScatterSettings scatter;
@@ -400,6 +447,18 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   step.output_binding = output;
   s = BuildScatterPlan(g, scatter, &step.scatter);
   if (!s.ok()) return s;
+  if (step.scatter.fused_copy) {
+    // The step copies the input itself, strip by strip (skipped when run in place).
+    step.scatter.fused_input_binding = input;
+    program->max_pack_bytes = std::max(program->max_pack_bytes, step.scatter.block_bytes);
+  } else {
+    const size_t steps_before = program->steps.size();
+    s = b->AddCopy(StepSource::kInput, input, output, NestOf(g.output, g.input));
+    if (!s.ok()) return s;
+    for (size_t i = steps_before; i < program->steps.size(); ++i) {
+      program->steps[i].skip_in_place = true;
+    }
+  }
   program->steps.push_back(step);
   if (settings.strict_indices) {
     program->strict_indices = true;
@@ -452,6 +511,13 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
   if (plan.strip_items != 0) {
     s += StrFormat("    the split loop walked in strips of %llu item(s)\n",
                    static_cast<unsigned long long>(plan.strip_items));
+  }
+  if (plan.fused_copy) {
+    s += "    out of place, the input copied in one strip at a time before its updates\n";
+  }
+  if (plan.block_bytes != 0) {
+    s += StrFormat("    each strip assembled in a scratch block of %llu bytes\n",
+                   static_cast<unsigned long long>(plan.block_bytes));
   }
   if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
   if (plan.apply_indexed != nullptr) {

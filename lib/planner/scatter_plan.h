@@ -65,12 +65,29 @@ struct ScatterPlan {
   uint64_t item_count = 0;             // updates applied (product of the loop sizes)
   uint64_t bytes_moved = 0;            // updates + their destinations (read and written) + indices
   uint64_t max_slices = 1;             // 1: run inline, never touch the thread pool
-  // > 0: the split loop is the row and its destinations span more than kScatterStripBytes (a
-  // scatter along an outer axis): each slice walks its share of the row in strips of this many
-  // items, every outer loop in full per strip, so one strip's destinations (kScatterStripBytes)
-  // stay in the cache. Per
-  // destination the order of updates is unchanged.
+  // > 0: each slice walks its share of the split loop in strips of this many items, every other
+  // loop in full per strip, so that one strip's destinations stay in the cache: the row along
+  // an outer axis (kScatterStripBytes), or any split loop of a fused copy (kFusedStripBytes).
+  // Per destination the order of updates is unchanged.
   uint64_t strip_items = 0;
+  // Fused copy (SCATTER only, op_scatter.cc CanFuseScatterCopy): the step itself copies
+  // InputTensor (binding fused_input_binding, the output's layout; ScatterArgs::input) into the
+  // output, one strip at a time right before that strip's updates, instead of a separate copy
+  // step before it; skipped in place. A strip's region is the plan's loops narrowed to the strip
+  // with the axis loop (fused_axis_loop, out_stride_bytes 0) widened to the whole axis: every
+  // destination its updates can reach and no other strip's. The regions tile the output because
+  // the updates span every output coordinate off the axis (checked at Compile).
+  bool fused_copy = false;
+  uint32_t fused_axis_loop = 0;
+  uint32_t fused_input_binding = ~uint32_t{0};  // set by the program builder
+  // > 0: a SCATTER along the outer axis of two loops (axis loop 0, row 1 contiguous and split,
+  // kNone, apply_indexed) assembles each strip of strip_items columns in a scratch block of
+  // dim_size rows of strip_items elements (this many bytes): filled from the input (fused copy)
+  // or the output, updated there (its few pages stay in the TLB, its lines in L2), written back.
+  // Without a free scratch slot a slice updates the output directly.
+  uint64_t block_bytes = 0;
+  // block_bytes: writes a block's rows of whole lines back with non-temporal stores (unfenced).
+  kernels::CopyBytesFn stream_block = nullptr;
   kernels::ScatterResolveFn resolve = nullptr;
   kernels::ScatterElemsFn apply_elems = nullptr;
   kernels::ScatterRunFn apply_run = nullptr;
@@ -94,6 +111,10 @@ constexpr uint64_t kMinStreamRowBytes = 1024;
 constexpr uint64_t kMinSplitRowBytes = uint64_t{64} << 10;
 constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
+// A strip of a fused copy: the output it copies and then updates, kept in L2.
+constexpr uint64_t kFusedStripBytes = uint64_t{256} << 10;
+// The largest scratch block (ScatterPlan::block_bytes): one line of columns per axis element.
+constexpr uint64_t kMaxScatterBlockBytes = uint64_t{1} << 20;
 
 }  // namespace internal
 }  // namespace dmlcpu

@@ -199,6 +199,76 @@ TEST(Scatter, DuplicatesGiveTheSameBytesForEveryThreadCount) {
   }
 }
 
+// SCATTER with the input copied in by the scatter step (strip by strip; along axis 0 through a
+// scratch block): out of place into a strided output whose gaps keep their guard bytes, and in
+// place, on 1, 2 and 3 threads and the engine pool, heavy duplicates, against the reference.
+TEST(Scatter, FusedCopyKeepsGapsAndMatchesForEveryThreadCount) {
+  std::mt19937_64 rng(2911);
+  Device one(DeviceOptions{1}), two(DeviceOptions{2}), three(DeviceOptions{3});
+  DeviceOptions pool_options;
+  pool_options.max_threads = 3;
+  pool_options.parallel_for = &ThreadPerTask;
+  Device pool(pool_options);
+  for (uint32_t axis : {0u, 1u}) {
+    for (int reduction : {0, 1}) {
+      // {700, 900} with a 3-element gap after every row; updates along the axis 650 or 900.
+      const std::vector<uint32_t> sizes = {700, 900}, strides = {903, 1};
+      std::vector<uint32_t> idx_sizes = sizes;
+      idx_sizes[axis] = axis == 0 ? 650 : 900;
+      Tensor input(DML_TENSOR_DATA_TYPE_FLOAT32, sizes, strides),
+          output(DML_TENSOR_DATA_TYPE_FLOAT32, sizes, strides),
+          indices(DML_TENSOR_DATA_TYPE_INT64, idx_sizes),
+          updates(DML_TENSOR_DATA_TYPE_FLOAT32, idx_sizes);
+      const DML_SCATTER_OPERATOR_DESC desc = {&input.desc, &indices.desc, &updates.desc,
+                                              &output.desc, axis};
+      const DML_OPERATOR_DESC op_desc = {DML_OPERATOR_SCATTER, &desc};
+      std::vector<uint8_t> in(input.bytes()), upd(updates.bytes()), idx(indices.bytes());
+      for (auto& b : in) b = static_cast<uint8_t>(rng() % 7);  // finite floats
+      for (auto& b : upd) b = static_cast<uint8_t>(rng() % 7);
+      for (size_t e = 0; e < idx.size() / 8; ++e) {
+        const int64_t v = static_cast<int64_t>(rng() % 40) - (e % 3 == 0 ? 40 : 0);  // dups
+        std::memcpy(idx.data() + e * 8, &v, 8);
+      }
+      CompileOptions options;
+      options.scatter_reduction = static_cast<ScatterReduction>(reduction);
+      std::vector<uint8_t> expected(output.bytes(), 0xEE);
+      dmlcpu_test::RefScatterOptions ref;
+      ref.reduction = static_cast<dmlcpu_test::RefReduction>(reduction);
+      ASSERT_TRUE(dmlcpu_test::ReferenceScatter(desc, in.data(), idx.data(), upd.data(),
+                                                expected.data(), ref)
+                      .ok);
+      for (const Device* device : {&one, &two, &three, &pool}) {
+        auto compiled = device->Compile(op_desc, options);
+        ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+        const std::string text = compiled->Describe();
+        EXPECT_NE(text.find("the input copied in one strip at a time"), std::string::npos)
+            << text;
+        EXPECT_EQ(text.find("scratch block") != std::string::npos, axis == 0 && reduction == 0)
+            << text;
+        std::vector<uint8_t> out(output.bytes(), 0xEE);  // guard bytes in the gaps
+        ASSERT_TRUE(compiled
+                        ->Execute({{in.data(), in.size()}, {idx.data(), idx.size()},
+                                   {upd.data(), upd.size()}},
+                                  {{out.data(), out.size()}})
+                        .ok());
+        EXPECT_EQ(out, expected) << "axis " << axis << " reduction " << reduction;
+        // In place: the output bound to the input buffer (its gaps hold the input's bytes).
+        std::vector<uint8_t> buffer = in;
+        ASSERT_TRUE(compiled
+                        ->Execute({{buffer.data(), buffer.size()}, {idx.data(), idx.size()},
+                                   {upd.data(), upd.size()}},
+                                  {{buffer.data(), buffer.size()}})
+                        .ok());
+        std::vector<uint8_t> want = in;
+        ASSERT_TRUE(dmlcpu_test::ReferenceScatter(desc, in.data(), idx.data(), upd.data(),
+                                                  want.data(), ref)
+                        .ok);
+        EXPECT_EQ(buffer, want) << "in place, axis " << axis << " reduction " << reduction;
+      }
+    }
+  }
+}
+
 // In place: the output bound to the input buffer; only the updates change; equal to out of
 // place. A KV-cache style SCATTER_ND writing one token.
 TEST(Scatter, InPlaceWritesOnlyTheUpdates) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "executor/executor.h"
+#include "executor/scratch_pool.h"
 #include "kernels/scatter_kernels.h"
 #include "planner/op_scatter.h"
 #include "reference/reference_scatter.h"
@@ -517,6 +518,110 @@ TEST(ScatterEngine, InPlaceMatchesOutOfPlace) {
   }
 }
 
+// A SCATTER whose input and output share a layout (random strides with gaps, or packed), the
+// updates spanning every output coordinate off the axis: the plan copies the input itself.
+std::unique_ptr<Case> FusedCase(std::mt19937_64& rng, DML_TENSOR_DATA_TYPE dtype,
+                                DML_TENSOR_DATA_TYPE itype, const std::vector<uint32_t>& in_sizes,
+                                uint32_t axis, uint32_t axis_updates, bool packed) {
+  auto c = std::make_unique<Case>();
+  c->type = DML_OPERATOR_SCATTER;
+  std::vector<uint32_t> idx_sizes = in_sizes;
+  idx_sizes[axis] = axis_updates;
+  const std::vector<uint32_t> strides = packed ? std::vector<uint32_t>{}
+                                               : RandomStrides(rng, in_sizes, false);
+  Describe(&c->input, dtype, in_sizes, strides, rng() % 8);
+  Describe(&c->indices, itype, idx_sizes, RandomStrides(rng, idx_sizes, true), rng() % 8);
+  Describe(&c->updates, dtype, idx_sizes, RandomStrides(rng, idx_sizes, true), rng() % 8);
+  Describe(&c->output, dtype, in_sizes, strides, rng() % 16);
+  FillRandom(rng, &c->input.data);
+  FillRandom(rng, &c->updates.data);
+  FillRandom(rng, &c->output.data);  // stride gaps and tail must come back unchanged
+  FillIndices(rng, &c->indices, {in_sizes[axis]}, 1, rng() % 2 == 0);
+  // Half of them without a reduction: only those take the scratch block.
+  c->options.reduction = rng() % 2 ? RefReduction::kNone : static_cast<RefReduction>(rng() % 5);
+  c->options.uint16_as_bfloat16 = dtype == DML_TENSOR_DATA_TYPE_UINT16 && rng() % 2;
+  c->elements = {&c->input.desc, &c->indices.desc, &c->updates.desc, &c->output.desc, axis};
+  c->desc = {c->type, &c->elements};
+  c->text = "fused SCATTER axis " + std::to_string(axis) + " type " +
+            dmlcpu_test::DataTypeName(dtype) + " idx " + dmlcpu_test::DataTypeName(itype) +
+            " in " + dmlcpu_test::SizesToString(in_sizes) + " axis updates " +
+            std::to_string(axis_updates) + (packed ? " packed" : " strided") + " reduction " +
+            std::to_string(static_cast<int>(c->options.reduction));
+  return c;
+}
+
+// The fused copy (ScatterPlan::fused_copy) and the scratch block (block_bytes) against the
+// reference: strips and blocks that end mid-line and mid-slice, 1, 2, 3 and 7 slices, with and
+// without a scratch slot, through the executor, and in place (no copy, block from the output).
+TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
+  std::mt19937_64 rng(0xF05ED);
+  ExecutorOptions executor_options;
+  executor_options.max_threads = 3;
+  Executor executor(executor_options);
+  struct Shape {
+    std::vector<uint32_t> sizes;
+    uint32_t axis, axis_updates;
+  };
+  const Shape shapes[] = {
+      {{640, 1000}, 0, 700},    // axis 0: blocks of 96 fp32 columns, a partial last strip
+      {{4100, 70}, 0, 33},      // one line of columns per block row (fp32: 16 columns)
+      {{3, 33}, 0, 50},         // tiny: one strip
+      {{600, 500}, 1, 500},     // axis 1: strips of whole rows
+      {{37, 4000}, 1, 9},       // few updates per row: most of each row is the copy
+      {{5, 300, 70}, 1, 400},   // a middle axis: fused, no block
+      {{2, 3, 700, 40}, 3, 40}, // innermost of four
+      {{2, 900, 3, 40}, 1, 2},  // two updates per row along the axis
+  };
+  const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT8,
+                                        DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64};
+  int fused = 0, blocks = 0;
+  for (int iteration = 0; iteration < 96; ++iteration) {
+    const Shape& shape = shapes[iteration % 8];
+    const bool packed = iteration % 3 != 2;
+    std::unique_ptr<Case> c = FusedCase(rng, types[(iteration / 8) % 4], kIndexTypes[rng() % 4],
+                                        shape.sizes, shape.axis, shape.axis_updates, packed);
+    SCOPED_TRACE(c->text);
+    ScatterGeometry g;
+    ASSERT_TRUE(ValidateScatter(c->desc, &g).ok());
+    ScatterSettings settings;
+    settings.reduction = static_cast<kernels::ScatterReduction>(c->options.reduction);
+    settings.uint16_as_bfloat16 = c->options.uint16_as_bfloat16;
+    settings.concurrency = 3;
+    settings.serial_cutoff_bytes = 0;
+    ScatterPlan plan;
+    ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+    // Broadcast indices along the row give rows of one tuple and key ranges: not fused; the
+    // output then gets the input first, as the program's copy step would.
+    fused += plan.fused_copy;
+    blocks += plan.block_bytes != 0;
+    const std::vector<uint8_t> expected = RunReference(*c, c->output.data);
+    ScratchPool pool(std::max<uint64_t>(plan.block_bytes, 1), 4);
+    std::vector<uint8_t> start = c->output.data;
+    if (!plan.fused_copy) CopyInput(g, c->input.data.data(), start.data());
+    for (uint64_t slices : {1, 2, 3, 7}) {
+      for (ScratchPool* scratch : {static_cast<ScratchPool*>(nullptr), &pool}) {
+        std::vector<uint8_t> out = start;
+        const ScatterArgs args = {out.data(), c->updates.data.data(), c->indices.data.data(),
+                                  c->input.data.data(), scratch};
+        for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, args, k, slices);
+        ASSERT_EQ(out, expected) << "slices " << slices << (scratch ? " block" : "");
+      }
+    }
+    std::vector<uint8_t> out = start;
+    executor.RunScatter(plan, {out.data(), c->updates.data.data(), c->indices.data.data(),
+                               c->input.data.data(), &pool});
+    ASSERT_EQ(out, expected) << "executor";
+    // In place: the output holds the input already; the block reads it from there.
+    std::vector<uint8_t> in_place = c->output.data;
+    CopyInput(g, c->input.data.data(), in_place.data());
+    executor.RunScatter(plan, {in_place.data(), c->updates.data.data(), c->indices.data.data(),
+                               nullptr, &pool});
+    ASSERT_EQ(in_place, expected) << "in place";
+  }
+  EXPECT_GT(fused, 64);
+  EXPECT_GT(blocks, 10);
+}
+
 // The destination split the plan picks for the shapes (docs/design.md#scatter-steps).
 TEST(ScatterEngine, PlanSplitsByDestination) {
   const auto plan_of = [](DML_OPERATOR_TYPE type, std::vector<uint32_t> in,
@@ -550,10 +655,23 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.split_loop, 1u);
   EXPECT_EQ(p.loops[0].out_stride_bytes, 0);
   EXPECT_EQ(p.max_slices, 2u);
-  EXPECT_EQ(p.strip_items, 128u);  // 128 columns x 4096 rows x 4 bytes = 2 MiB per strip
-  // Axis 1: rows are split.
+  // The input copied in by the step: strips of 16 columns x 4096 rows x 4 bytes = 256 KiB,
+  // assembled in a scratch block of that size.
+  EXPECT_TRUE(p.fused_copy);
+  EXPECT_EQ(p.fused_axis_loop, 0u);
+  EXPECT_EQ(p.strip_items, 16u);
+  EXPECT_EQ(p.block_bytes, 256u << 10);
+  // One update per column: the axis loop is gone, no fused copy (a copy step runs before).
+  p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {1, 4096}, {1, 4096}, 0, 0);
+  EXPECT_FALSE(p.fused_copy);
+  EXPECT_EQ(p.block_bytes, 0u);
+  // Axis 1: rows are split, 16 rows of 16 KiB per fused strip.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
   EXPECT_EQ(p.split_loop, 0u);
+  EXPECT_TRUE(p.fused_copy);
+  EXPECT_EQ(p.fused_axis_loop, 1u);
+  EXPECT_EQ(p.strip_items, 16u);
+  EXPECT_EQ(p.block_bytes, 0u);
   // Rank 1 into bins: no destination loop, key ranges.
   p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
