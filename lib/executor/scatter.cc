@@ -30,6 +30,9 @@ constexpr size_t kRowBatch = 16;
 // Lines prefetched per row of regular stores (read for ownership anyway). Streamed rows get
 // none: reading a line that is then written non-temporally measured slower.
 constexpr int64_t kPrefetchLinesPerRow = 8;
+// Streamed rows instead touch the first line of the row this many rows ahead (a non-temporal
+// read hint): its page walk then overlaps the rows before it (docs/performance.md, session 29).
+constexpr size_t kTouchAheadRows = 16;
 constexpr int64_t kLineBytes = 64;
 // A row along the indexed axis prefetches the next row's destinations up to this span.
 constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
@@ -54,8 +57,9 @@ inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, in
 
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
 // single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
-// apply_row(destination, update row) for the rows whose key is in range.
-template <typename ApplyRow>
+// apply_row(destination, update row) for the rows whose key is in range. kTouchAhead: the
+// rows are streamed (prefetch_bytes 0); each touches the row kTouchAheadRows ahead.
+template <bool kTouchAhead, typename ApplyRow>
 void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                     uint64_t key_span, int64_t prefetch_bytes, const ApplyRow& apply_row) {
@@ -72,6 +76,21 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
                    keys);
     }
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
+    if (kTouchAhead && n > kTouchAheadRows) {
+      const auto touch = [&](size_t i) {
+        if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
+          PrefetchRead<0>(args.output + keys[i]);
+        }
+      };
+      for (size_t i = 0; i < kTouchAheadRows; ++i) touch(i);
+      for (size_t i = 0; i < n; ++i, upd += line.upd_stride_bytes) {
+        if (i + kTouchAheadRows < n) touch(i + kTouchAheadRows);
+        if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
+          apply_row(args.output + keys[i], upd);
+        }
+      }
+      continue;
+    }
     // Lines of fewer rows than a batch (tiny scatters) skip the prefetch: too few rows overlap.
     const bool prefetch = prefetch_bytes > 0 && n > kRowBatch;
     for (size_t b0 = 0; b0 < n; b0 += kRowBatch) {
@@ -96,7 +115,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
 
 // plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
 // order of the loops above it.
-template <typename ApplyRow>
+template <bool kTouchAhead, typename ApplyRow>
 void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                     uint64_t key_end, int64_t prefetch_bytes, const ApplyRow& apply_row) {
@@ -104,8 +123,8 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   const uint64_t key_span = key_end - key_begin;
   if (count <= 2) {
     const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
-    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, prefetch_bytes,
-                   apply_row);
+    ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                                prefetch_bytes, apply_row);
     return;
   }
   const uint32_t outer_count = count - 2;
@@ -114,8 +133,8 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   for (uint64_t l = 0; l < lines; ++l) {
-    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span, prefetch_bytes,
-                   apply_row);
+    ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                                prefetch_bytes, apply_row);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
@@ -150,8 +169,8 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
       std::min((plan.stream_row != nullptr ? 0 : kPrefetchLinesPerRow) * kLineBytes,
                (row.size - 1) * row.out_stride_bytes + 1);
   const auto walk = [&](const auto& apply_row) {
-    WalkTupleLines(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
-                   prefetch_bytes, apply_row);
+    WalkTupleLines<false>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
+                          prefetch_bytes, apply_row);
   };
   if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
     walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
@@ -160,7 +179,10 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
   } else if (copy_rows) {
     walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
   } else if (plan.stream_row != nullptr) {
-    walk([&](uint8_t* dst, const uint8_t* src) { plan.stream_row(dst, src, row_bytes); });
+    WalkTupleLines<true>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, 0,
+                         [&](uint8_t* dst, const uint8_t* src) {
+                           plan.stream_row(dst, src, row_bytes);
+                         });
   } else {
     walk([&](uint8_t* dst, const uint8_t* src) {
       plan.apply_run(dst, row.out_stride_bytes, src, row.upd_stride_bytes, row_items);

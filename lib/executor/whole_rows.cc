@@ -22,6 +22,10 @@ namespace {
 template <typename RowOp>
 void WalkWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
                    const RowOp& row_op) {
+  if (plan.loop_count == 1) {  // one row (a whole-tensor copy): no odometer
+    if (begin < end) row_op(args.output, args.input + plan.in_base_bytes);
+    return;
+  }
   const uint32_t outer_count = plan.loop_count - 1;
   static constexpr Loop kNoLoop{};
   const Loop& line = outer_count > 0 ? plan.loops[outer_count - 1] : kNoLoop;

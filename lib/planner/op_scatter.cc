@@ -361,7 +361,9 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   }
   if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
       row.out_stride_bytes == out.elem_bytes && row.upd_stride_bytes == out.elem_bytes &&
-      row_bytes >= kMinStreamRowBytes) {
+      (row_bytes >= kMinStreamRowBytes ||
+       (row_bytes >= kMinSpreadStreamRowBytes &&
+        plan->key_span_bytes >= kMinSpreadStreamSpanBytes))) {
     plan->stream_row = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
   if (plan->apply_elems == nullptr || plan->apply_run == nullptr) {

@@ -98,13 +98,18 @@ struct ScatterPlan {
   // row, the slice's key range tested per item; else null (resolve + apply_elems).
   kernels::ScatterIndexedReduceFn apply_indexed_reduce = nullptr;
   // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
-  // and updates: copied with non-temporal stores (unfenced; one StoreFence per slice), so that
+  // and updates (or kMinSpreadStreamRowBytes in a large output): copied with non-temporal stores (unfenced; one StoreFence per slice), so that
   // a row landing in a cold part of a large output is written without reading it first; else
   // null.
   kernels::CopyBytesFn stream_row = nullptr;
 };
 
 constexpr uint64_t kMinStreamRowBytes = 1024;
+// Shorter rows, down to kMinSpreadStreamRowBytes, are streamed too where the output spans at
+// least kMinSpreadStreamSpanBytes (far beyond an L2: a scattered row there is almost surely
+// cold, as one token's rows in a KV cache are).
+constexpr uint64_t kMinSpreadStreamRowBytes = 256;
+constexpr uint64_t kMinSpreadStreamSpanBytes = uint64_t{4} << 20;
 // One tuple per row: the row itself is split only where each slice's piece of it is at least
 // kMinSplitRowBytes or there are fewer than kMinKeyRangeRowsPerSlice rows per slice; else key
 // ranges.

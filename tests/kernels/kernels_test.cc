@@ -275,8 +275,10 @@ class KernelsTest : public ::testing::TestWithParam<const KernelSet*> {
         if (!RunCopyBytes(stream, bytes, 0, 0, kind)) return;
       }
     }
-    for (const size_t bytes : {size_t{4096}, size_t{65536 + 7}, size_t{(1 << 20) + 13},
-                               size_t{(7 << 20) + 5}}) {
+    // copy_bytes' vector loop covers 512 B-256 KiB: sizes at its upper end too.
+    for (const size_t bytes : {size_t{4096}, size_t{6400}, size_t{65536 + 7},
+                               size_t{(256 << 10) - 1}, size_t{256 << 10}, size_t{(256 << 10) + 1},
+                               size_t{(1 << 20) + 13}, size_t{(7 << 20) + 5}}) {
       for (size_t s = 0; s < 8; s += 3) {
         if (!RunCopyBytes(stream, bytes, s, 7 - s)) return;
       }

@@ -622,6 +622,68 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   EXPECT_GT(blocks, 10);
 }
 
+// Rows of one tuple streamed in a large output (kMinSpreadStreamRowBytes and up): row sizes
+// around the threshold and not whole lines, outputs at every misalignment, more rows than the
+// touch-ahead distance and than one resolve chunk, heavy duplicates (the last wins), for 1, 2
+// and 3 slices; guard bytes around the output and the bytes of unwritten rows never change.
+TEST(ScatterEngine, StreamedShortRowsInALargeOutput) {
+  std::mt19937_64 rng(0x57AEA3);
+  constexpr uint64_t kGuardBytes = 64;
+  int streamed = 0;
+  for (const uint32_t row_bytes : {255u, 256u, 257u, 300u, 320u, 448u, 1000u}) {
+    for (const uint32_t shift : {0u, 1u, 32u, 63u}) {
+      const uint32_t rows = static_cast<uint32_t>(kMinSpreadStreamSpanBytes / row_bytes) + 3;
+      const uint32_t updates = shift % 2 ? 40 : 600;  // 600: three resolve chunks
+      const uint64_t distinct = shift == 1 ? 7 : rows;  // 7: heavy duplicates
+      Tensor input, indices, upd, output;
+      Describe(&input, DML_TENSOR_DATA_TYPE_UINT8, {rows, row_bytes}, {}, 0);
+      Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, {updates, 1}, {}, 0);
+      Describe(&upd, DML_TENSOR_DATA_TYPE_UINT8, {updates, row_bytes}, {}, 0);
+      Describe(&output, DML_TENSOR_DATA_TYPE_UINT8, {rows, row_bytes}, {}, 0);
+      FillRandom(rng, &input.data);
+      FillRandom(rng, &upd.data);
+      for (uint32_t i = 0; i < updates; ++i) {
+        const int64_t v = static_cast<int64_t>(rng() % distinct);
+        std::memcpy(indices.data.data() + i * 8, &v, 8);
+      }
+      DML_SCATTER_ND_OPERATOR_DESC nd = {&input.desc, &indices.desc, &upd.desc, &output.desc, 2,
+                                         2};
+      ScatterGeometry g;
+      ASSERT_TRUE(ValidateScatter(DML_OPERATOR_DESC{DML_OPERATOR_SCATTER_ND, &nd}, &g).ok());
+      ScatterSettings settings;
+      settings.concurrency = 2;
+      ScatterPlan plan;
+      ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+      EXPECT_EQ(plan.stream_row != nullptr, row_bytes >= kMinSpreadStreamRowBytes)
+          << "row bytes " << row_bytes;
+      streamed += plan.stream_row != nullptr;
+      std::vector<uint8_t> expected = input.data;
+      const dmlcpu_test::ReferenceResult r = dmlcpu_test::ReferenceScatterNd(
+          nd, input.data.data(), indices.data.data(), upd.data.data(), expected.data(),
+          RefScatterOptions());
+      ASSERT_TRUE(r.ok) << r.error;
+      for (uint64_t slices : {1, 2, 3}) {
+        std::vector<uint8_t> buffer(input.data.size() + 2 * kGuardBytes + shift, 0xC5);
+        uint8_t* out = buffer.data() + kGuardBytes + shift;
+        std::memcpy(out, input.data.data(), input.data.size());
+        for (uint64_t k = 0; k < slices; ++k) {
+          RunScatterSlice(plan, {out, upd.data.data(), indices.data.data()}, k, slices);
+        }
+        const std::vector<uint8_t> got(out, out + expected.size());
+        ASSERT_EQ(got, expected) << "row bytes " << row_bytes << " shift " << shift << " slices "
+                                 << slices;
+        for (uint64_t i = 0; i < kGuardBytes + shift; ++i) {
+          ASSERT_EQ(buffer[i], 0xC5) << "guard byte " << i << " before the output";
+        }
+        for (uint64_t i = kGuardBytes + shift + expected.size(); i < buffer.size(); ++i) {
+          ASSERT_EQ(buffer[i], 0xC5) << "guard byte after the output";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(streamed, 6 * 4);
+}
+
 // The destination split the plan picks for the shapes (docs/design.md#scatter-steps).
 TEST(ScatterEngine, PlanSplitsByDestination) {
   const auto plan_of = [](DML_OPERATOR_TYPE type, std::vector<uint32_t> in,
@@ -690,13 +752,27 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.key_span_bytes, 256u * 256 * 512 * 4);
   EXPECT_NE(p.stream_row, nullptr);
   // The KV-cache token write: 256 rows of 256 bytes, key ranges; about 200 KB moved is below the
-  // scatter's serial cutoff (inline), and rows of 256 bytes take regular stores.
+  // scatter's serial cutoff (inline). Rows of 256 bytes in a 256 MiB cache are streamed.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 32, 4096, 128}, {8, 32, 1, 3}, {8, 32, 1, 128}, 4, 4,
               DML_TENSOR_DATA_TYPE_FLOAT16, kDefaultTuning.scatter_serial_cutoff_bytes);
   EXPECT_TRUE(p.tuple_per_row);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
   EXPECT_EQ(p.max_slices, 1u);
+  EXPECT_NE(p.stream_row, nullptr);
+  // Streamed short rows need both bounds: 255-byte rows in a large output, 256-byte rows in an
+  // output just under kMinSpreadStreamSpanBytes, and 1 KiB rows anywhere.
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {20000, 255}, {40, 1}, {40, 255}, 2, 2,
+              DML_TENSOR_DATA_TYPE_UINT8);
   EXPECT_EQ(p.stream_row, nullptr);
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {16384, 256}, {40, 1}, {40, 256}, 2, 2,
+              DML_TENSOR_DATA_TYPE_UINT8);
+  EXPECT_NE(p.stream_row, nullptr);
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {16383, 256}, {40, 1}, {40, 256}, 2, 2,
+              DML_TENSOR_DATA_TYPE_UINT8);
+  EXPECT_EQ(p.stream_row, nullptr);
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 1024}, {40, 1}, {40, 1024}, 2, 2,
+              DML_TENSOR_DATA_TYPE_UINT8);
+  EXPECT_NE(p.stream_row, nullptr);
   // A few long rows of one tuple each: the row itself is split.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {4, 1u << 16}, {3, 1}, {3, 1u << 16}, 2, 2);
   EXPECT_TRUE(p.tuple_per_row);
