@@ -98,9 +98,9 @@ struct ScatterPlan {
   // row, the slice's key range tested per item; else null (resolve + apply_elems).
   kernels::ScatterIndexedReduceFn apply_indexed_reduce = nullptr;
   // kNone rows of one tuple that are contiguous runs of at least kMinStreamRowBytes in output
-  // and updates (or kMinSpreadStreamRowBytes in a large output): copied with non-temporal stores (unfenced; one StoreFence per slice), so that
-  // a row landing in a cold part of a large output is written without reading it first; else
-  // null.
+  // and updates (or kMinSpreadStreamRowBytes in a large output): copied with non-temporal
+  // stores (unfenced; one StoreFence per slice), so that a row landing in a cold part of a large
+  // output is written without reading it first; else null.
   kernels::CopyBytesFn stream_row = nullptr;
 };
 
