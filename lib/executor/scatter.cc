@@ -297,10 +297,8 @@ void CopyStripRegion(const ScatterPlan& plan, const ScatterArgs& args, const Sca
     if (contiguous) {
       std::memcpy(args.output + out_off, args.input + out_off, run_bytes);
     } else {
-      int64_t o = out_off;
-      for (int64_t i = 0; i < row.size; ++i, o += row.out_stride_bytes) {
-        std::memcpy(args.output + o, args.input + o, plan.elem_bytes);
-      }
+      plan.copy_region_row(args.output + out_off, row.out_stride_bytes, args.input + out_off,
+                           row.out_stride_bytes, static_cast<size_t>(row.size));
     }
     NextRow(region, count, coord, &out_off, &unused_upd, &unused_idx);
   }

@@ -243,6 +243,37 @@ HWY_INLINE void Broadcast(uint8_t* HWY_RESTRICT dst, T value, size_t count) {
 
 // ------------------------------ copy_bytes
 
+#if DMLCPU_KERNELS_HAVE_VECTORS
+// Copies the whole vectors of [0, limit) from `from` to `to`, four at a time, then one at a
+// time; non-temporal stores if kStream. Returns the bytes copied (limit rounded down to whole
+// vectors); the caller copies the rest.
+template <bool kStream>
+HWY_INLINE size_t CopyWholeVectors(uint8_t* to, const uint8_t* from, size_t limit) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t n = hn::Lanes(d);
+  const auto store = [&](auto v, size_t at) {
+    if constexpr (kStream) {
+      hn::Stream(v, d, to + at);
+    } else {
+      hn::StoreU(v, d, to + at);
+    }
+  };
+  size_t i = 0;
+  for (; i + 4 * n <= limit; i += 4 * n) {
+    const auto v0 = hn::LoadU(d, from + i);
+    const auto v1 = hn::LoadU(d, from + i + n);
+    const auto v2 = hn::LoadU(d, from + i + 2 * n);
+    const auto v3 = hn::LoadU(d, from + i + 3 * n);
+    store(v0, i);
+    store(v1, i + n);
+    store(v2, i + 2 * n);
+    store(v3, i + 3 * n);
+  }
+  for (; i + n <= limit; i += n) store(hn::LoadU(d, from + i), i);
+  return i;
+}
+#endif
+
 // Cached copies of this many bytes and more, up to kMaxVectorCopyBytes, go through a vector
 // loop: glibc's memcpy hands them to `rep movsb`, about 30 % slower for 4-6 KiB on Zen 3
 // (docs/performance.md, session 29). Shorter ones: memcpy's overlapping moves.
@@ -257,18 +288,7 @@ void CopyBytes(void* dst, const void* src, size_t bytes) {
     const size_t n = hn::Lanes(d);
     auto* to = static_cast<uint8_t*>(dst);
     const auto* from = static_cast<const uint8_t*>(src);
-    size_t i = 0;
-    for (; i + 4 * n <= bytes; i += 4 * n) {
-      const auto v0 = hn::LoadU(d, from + i);
-      const auto v1 = hn::LoadU(d, from + i + n);
-      const auto v2 = hn::LoadU(d, from + i + 2 * n);
-      const auto v3 = hn::LoadU(d, from + i + 3 * n);
-      hn::StoreU(v0, d, to + i);
-      hn::StoreU(v1, d, to + i + n);
-      hn::StoreU(v2, d, to + i + 2 * n);
-      hn::StoreU(v3, d, to + i + 3 * n);
-    }
-    for (; i + n <= bytes; i += n) hn::StoreU(hn::LoadU(d, from + i), d, to + i);
+    const size_t i = CopyWholeVectors</*kStream=*/false>(to, from, bytes);
     // The last vector ends at `bytes` and overlaps bytes already copied (bytes >= n here).
     if (i != bytes) hn::StoreU(hn::LoadU(d, from + bytes - n), d, to + bytes - n);
     return;
@@ -280,10 +300,7 @@ void CopyBytes(void* dst, const void* src, size_t bytes) {
 template <bool kFence>
 void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
 #if DMLCPU_KERNELS_HAVE_VECTORS
-  const hn::ScalableTag<uint8_t> d;
-  const size_t n = hn::Lanes(d);
-  constexpr size_t kLineBytes = 64;
-  const size_t group_bytes = 4 * n;  // >= one cache line on every x86 target
+  constexpr size_t kLineBytes = 64;  // a whole number of vectors on every target
   auto* to = static_cast<uint8_t*>(dst);
   const auto* from = static_cast<const uint8_t*>(src);
   // Head: up to the next cache-line boundary of dst, so that Stream sees aligned addresses and
@@ -300,19 +317,7 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   }
   // Streamed: whole lines only. A line written partly by non-temporal and partly by regular
   // stores from one thread costs several times either (Zen 3); the tail goes by memcpy.
-  const size_t line_bytes = bytes & ~(kLineBytes - 1);
-  size_t i = 0;
-  for (; i + group_bytes <= line_bytes; i += group_bytes) {
-    const auto v0 = hn::LoadU(d, from + i);
-    const auto v1 = hn::LoadU(d, from + i + n);
-    const auto v2 = hn::LoadU(d, from + i + 2 * n);
-    const auto v3 = hn::LoadU(d, from + i + 3 * n);
-    hn::Stream(v0, d, to + i);
-    hn::Stream(v1, d, to + i + n);
-    hn::Stream(v2, d, to + i + 2 * n);
-    hn::Stream(v3, d, to + i + 3 * n);
-  }
-  for (; i + n <= line_bytes; i += n) hn::Stream(hn::LoadU(d, from + i), d, to + i);
+  const size_t i = CopyWholeVectors</*kStream=*/true>(to, from, bytes & ~(kLineBytes - 1));
   if (i != bytes) std::memcpy(to + i, from + i, bytes - i);
   // Non-temporal stores are weakly ordered: make them visible before returning (or leave it to
   // the caller's StoreFence after a batch).

@@ -197,6 +197,8 @@ bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
 void FuseScatterCopy(const ScatterGeometry& g, ScatterPlan* plan) {
   plan->fused_copy = true;
   plan->fused_axis_loop = AxisLoop(*plan);
+  plan->copy_region_row =
+      kernels::BestKernels().copy_strided[kernels::WidthSlot(g.output.elem_bytes)];
   uint64_t item_bytes = g.output.elem_bytes;  // the region of one split-loop coordinate
   for (uint32_t d = 0; d < plan->loop_count; ++d) {
     if (d == plan->split_loop) continue;

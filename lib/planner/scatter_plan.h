@@ -80,6 +80,8 @@ struct ScatterPlan {
   bool fused_copy = false;
   uint32_t fused_axis_loop = 0;
   uint32_t fused_input_binding = ~uint32_t{0};  // set by the program builder
+  // fused_copy: copies a region's strided rows (copy_strided of the element's width).
+  kernels::CopyStridedFn copy_region_row = nullptr;
   // > 0: a SCATTER along the outer axis of two loops (axis loop 0, row 1 contiguous and split,
   // kNone, apply_indexed) assembles each strip of strip_items columns in a scratch block of
   // dim_size rows of strip_items elements (this many bytes): filled from the input (fused copy)
