@@ -66,18 +66,22 @@ struct BadIndex {
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
 // Whether RunWholeRows runs the plan: runs or strided rows, one piece per row, regular stores,
-// no input-stream prefetch.
+// no input-stream prefetch, no staged lines.
 inline bool RunsWholeRows(const Plan& plan) {
   return (plan.strategy == Strategy::kContiguousRun || plan.strategy == Strategy::kRowsOfRuns ||
           plan.strategy == Strategy::kStridedRows) &&
          plan.partition.pieces_per_row == 1 && !plan.prefetch.input_stream &&
-         !plan.store.non_temporal;
+         !plan.store.non_temporal && !plan.store.staged_lines;
 }
 
 // RunUnits for a plan for which RunsWholeRows holds (whole_rows.cc): the small steps' loop,
 // the row's copy chosen once per unit range. Also streamed rows of runs without prefetch or
 // borders (copy_run streams runs above 64 bytes), whose caller issues the fence.
 void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
+
+// RunUnits for a plan with staged lines (staged_rows.cc), without the fence (RunUnits issues
+// it).
+void RunStagedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
 // Strict mode: scans every index the program reads. Returns false and fills `bad` with the
 // first out-of-range index in row-major order of the indices tensor.

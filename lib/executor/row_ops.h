@@ -51,6 +51,21 @@ inline void CopyOverlapping(uint8_t* out, const uint8_t* in, uint64_t bytes) {
   std::memcpy(out + bytes - kMoveBytes, tail, kMoveBytes);
 }
 
+// out[0, bytes) = the repeating pattern (64 bytes of one element repeated; bytes a multiple of
+// the element's width): 32-byte moves, the last one overlapping.
+inline void FillFromPattern(uint8_t* out, const uint8_t* pattern, uint64_t bytes) {
+  if (bytes < 32) {
+    if (bytes >= 16) return CopyOverlapping<16>(out, pattern, bytes);
+    if (bytes >= 8) return CopyOverlapping<8>(out, pattern, bytes);
+    if (bytes >= 4) return CopyOverlapping<4>(out, pattern, bytes);
+    for (uint64_t i = 0; i < bytes; ++i) out[i] = pattern[i];
+    return;
+  }
+  uint64_t done = 0;
+  for (; done + 32 <= bytes; done += 32) std::memcpy(out + done, pattern, 32);
+  if (done < bytes) std::memcpy(out + bytes - 32, pattern, 32);
+}
+
 // CopyRun without a prefetcher for plans with regular stores (plan.copy_run then copies as
 // memcpy does): runs of at most 64 bytes inline, no kernel call.
 inline void CopySmallRun(const Plan& plan, uint8_t* out, const uint8_t* in, uint64_t bytes) {

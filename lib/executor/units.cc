@@ -502,6 +502,10 @@ void RunStepUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
   // Compile sized the pool's slots for this plan (CheckPlanInvariants holds the other rules).
   DMLCPU_DCHECK(plan.pack_bytes == 0 || args.scratch == nullptr ||
                 args.scratch->slot_bytes() >= plan.pack_bytes);
+  if (plan.store.staged_lines) {
+    RunStagedRows(plan, args, begin, end);
+    return;
+  }
   if (RunsWholeRows(plan)) {
     RunWholeRows(plan, args, begin, end);
     return;
@@ -551,7 +555,7 @@ void RunStepUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
 }  // namespace
 
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  bool streamed = plan.store.non_temporal;
+  bool streamed = plan.store.non_temporal || plan.store.staged_lines;
   if (args.co_run == nullptr) {
     RunStepUnits(plan, args, begin, end);
   } else {
@@ -563,7 +567,7 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
       RunStepUnits(plan, args, first, last);
       for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
         RunStepUnits(*next->plan, next->args, first, last);
-        streamed = streamed || next->plan->store.non_temporal;
+        streamed = streamed || next->plan->store.non_temporal || next->plan->store.staged_lines;
       }
     }
   }

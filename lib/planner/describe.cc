@@ -78,7 +78,9 @@ std::string DescribePlan(const Plan& plan) {
   s += StrFormat("    row of %lld items (%lld bytes written), %s stores, target %s\n",
                  static_cast<long long>(row.size),
                  static_cast<long long>(row.size * plan.elem_bytes),
-                 plan.store.non_temporal ? "non-temporal" : "regular",
+                 plan.store.non_temporal ? "non-temporal"
+                 : plan.store.staged_lines ? "staged-line (whole lines non-temporal)"
+                                           : "regular",
                  plan.kernel_set ? plan.kernel_set->name : "?");
   if (plan.prefetch.input_stream) {
     s += "    prefetch: software prefetch along the input stream, across row and block "

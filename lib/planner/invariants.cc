@@ -139,6 +139,10 @@ Status CheckPlanInvariants(const Plan& plan) {
                  b.top_rows, b.bottom_rows, name, RowBorders::kMaxCopiedRows);
 
   // Policies.
+  DMLCPU_REQUIRE(!plan.store.staged_lines || CanStageLines(plan),
+                 "staged lines with strategy %s: need whole bordered rows of at most %llu bytes "
+                 "adjacent along their line, regular stores and no prefetch",
+                 name, static_cast<unsigned long long>(Tuning::kMaxStagedPieceBytes));
   const PrefetchPolicy& f = plan.prefetch;
   DMLCPU_REQUIRE(!plan.store.non_temporal || row.out_stride_bytes == plan.elem_bytes,
                  "non-temporal stores need a contiguous output row (stride %lld bytes)",

@@ -57,6 +57,13 @@ uint64_t PackedRunUnits(const Plan& plan);
 // tiling and the partition: the one place where these decisions are made.
 void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
                     uint32_t concurrency, const Tuning& tuning);
+// After the row borders are placed: whether the bordered rows are written through staged lines
+// (StorePolicy::staged_lines).
+void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
+                       const Tuning& tuning);
+// Whether staged lines can carry the plan: whole bordered rows of at most
+// Tuning::kMaxStagedPieceBytes each, adjacent along their line, regular-store row kernels.
+bool CanStageLines(const Plan& plan);
 
 // Strict mode: the scans of the program's index tensor, one per tuple element.
 void BuildIndexScans(const OpGeometry& geometry, const Plan& plan, IndexScans* scans);

@@ -285,6 +285,7 @@ Status ProgramBuilder::AddStep(StepKind kind, StepSource source, uint32_t source
     *placed = false;
     return Status::Ok();
   }
+  if (borders != nullptr) ChooseStagedLines(&plan, out.required_bytes, in_bytes, tuning);
   program_->steps.push_back(step);
   return Status::Ok();
 }

@@ -211,5 +211,34 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
   ResolveKernels(plan);
 }
 
+bool CanStageLines(const Plan& plan) {
+  const Strategy s = plan.strategy;
+  const RowBorders& b = plan.borders;
+  if ((s != Strategy::kContiguousRun && s != Strategy::kRowsOfRuns &&
+       s != Strategy::kStridedRows) ||
+      plan.tiling != Tiling::kNone || plan.partition.pieces_per_row != 1 ||
+      plan.prefetch.input_stream || plan.store.non_temporal || plan.loop_count < 2 ||
+      b.left_items + b.right_items == 0) {
+    return false;
+  }
+  const Loop& row = plan.loops[plan.loop_count - 1];
+  const Loop& line = plan.loops[plan.loop_count - 2];
+  const uint64_t framed_bytes =
+      (uint64_t{b.left_items} + static_cast<uint64_t>(row.size) + b.right_items) *
+      plan.elem_bytes;
+  return row.out_stride_bytes == plan.elem_bytes &&
+         framed_bytes <= Tuning::kMaxStagedPieceBytes &&
+         line.out_stride_bytes == static_cast<int64_t>(framed_bytes);
+}
+
+// Bordered rows are short and start inside lines, so the row kernels keep regular stores;
+// assembled in output order they form whole lines again, which stream once the output and the
+// input they read exceed half the cache (as permuted copies do).
+void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
+                       const Tuning& tuning) {
+  plan->store.staged_lines = CanStageLines(*plan) &&
+                             output_bytes + input_bytes > tuning.stream_threshold_bytes / 2;
+}
+
 }  // namespace internal
 }  // namespace dmlcpu

@@ -548,6 +548,82 @@ TEST(PaddingTest, BorderRowsOfEveryLine) {
   }
 }
 
+// Large outputs of bordered rows shorter than 1 KiB (longer ones stream from the row kernel)
+// that tile their lines go through staged lines (whole lines streamed from
+// an L1 window, StorePolicy::staged_lines): every width and mode, rows whose pieces start at
+// every alignment, unit ranges starting mid-line on 2 and 8 threads, rows without border rows
+// (the innermost dimension padded only), strided source rows, bindings off a cache line. A
+// gapped output keeps regular stores (Describe says which) and its gaps untouched.
+TEST(PaddingTest, StagedLinesOfLargeOutputs) {
+  struct Case {
+    DML_TENSOR_DATA_TYPE type;
+    DML_PADDING_MODE mode;
+    std::vector<uint32_t> in, start, end;
+    bool transposed_input;
+    uint32_t in_row_gap = 0;  // elements between input rows
+  };
+  const Case cases[] = {
+      {DML_TENSOR_DATA_TYPE_FLOAT32, DML_PADDING_MODE_CONSTANT, {12, 64, 56, 56},
+       {0, 0, 1, 1}, {0, 0, 1, 1}, false},  // ConvInputPadConstant's rows
+      {DML_TENSOR_DATA_TYPE_FLOAT16, DML_PADDING_MODE_REFLECTION, {1400, 61, 67},
+       {0, 2, 1}, {0, 1, 3}, false},
+      {DML_TENSOR_DATA_TYPE_UINT8, DML_PADDING_MODE_EDGE, {20000, 601}, {0, 3}, {0, 2}, false},
+      {DML_TENSOR_DATA_TYPE_INT64, DML_PADDING_MODE_SYMMETRIC, {400, 30, 97},
+       {0, 1, 2}, {0, 2, 1}, false},
+      {DML_TENSOR_DATA_TYPE_FLOAT32, DML_PADDING_MODE_CONSTANT, {800, 97, 61},
+       {0, 1, 2}, {0, 1, 1}, true},
+      // Rows shorter than a filled border's 32-byte move; source rows far apart.
+      {DML_TENSOR_DATA_TYPE_UINT8, DML_PADDING_MODE_CONSTANT, {1300000, 13}, {0, 2}, {0, 3}, false},
+      {DML_TENSOR_DATA_TYPE_FLOAT16, DML_PADDING_MODE_WRAP, {200, 40, 500}, {0, 2, 1}, {0, 1, 2},
+       false, 300},
+  };
+  uint64_t seed = 0x57A6ED;
+  for (const Case& c : cases) {
+    // Gaps: none, after every row (regular stores), between outermost slices (staged lines
+    // in stretches that end at each gap).
+    for (int gaps : {0, 1, 2}) {
+      const uint32_t n = static_cast<uint32_t>(c.in.size());
+      if (gaps == 2 && n < 3) continue;
+      PaddingTester tester;
+      tester.DataType(c.type).Mode(c.mode).InputSizes(c.in).StartPadding(c.start);
+      tester.EndPadding(c.end).Value(-5.0f).Misalignment(gaps != 0 ? 40 : 8);
+      if (c.in_row_gap != 0) {
+        std::vector<uint32_t> strides(n, 1);
+        strides[n - 2] = c.in[n - 1] + c.in_row_gap;
+        for (uint32_t d = n - 2; d-- > 0;) strides[d] = strides[d + 1] * c.in[d + 1];
+        tester.InputStrides(strides);
+      }
+      if (c.transposed_input) {  // the last two dimensions swapped in memory
+        std::vector<uint32_t> strides(n, 1);
+        strides[n - 1] = c.in[n - 2];
+        uint32_t block = c.in[n - 1] * c.in[n - 2];
+        for (uint32_t d = n - 2; d-- > 0;) {
+          strides[d] = block;
+          block *= c.in[d];
+        }
+        tester.InputStrides(strides);
+      }
+      std::vector<uint32_t> out(n);
+      for (uint32_t d = 0; d < n; ++d) out[d] = c.in[d] + c.start[d] + c.end[d];
+      if (gaps != 0) {
+        std::vector<uint32_t> strides(n, 1);
+        strides[n - 2] = out[n - 1] + (gaps == 1 ? 3 : 0);
+        for (uint32_t d = n - 2; d-- > 0;) strides[d] = strides[d + 1] * out[d + 1];
+        if (gaps == 2) strides[0] += 21;
+        tester.OutputStrides(strides);
+      }
+      std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
+      ASSERT_NE(op_case, nullptr);
+      SCOPED_TRACE(op_case->description);
+      EXPECT_TRUE(RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, ++seed));
+      auto compiled = Devices()[0]->Compile(op_case->op_desc);
+      ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+      const std::string text = compiled.value().Describe();
+      EXPECT_EQ(text.find("staged-line") != std::string::npos, gaps != 1) << text;
+    }
+  }
+}
+
 TEST(PaddingTest, RandomAgainstReference) {
   RunRandom("PADDING", 1, true, [](Rng& rng, bool large, Coverage* coverage) {
     const uint32_t n = large ? Uniform(rng, 2, 4) : Uniform(rng, 1, 8);

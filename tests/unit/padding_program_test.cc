@@ -72,6 +72,28 @@ TEST(PaddingProgramTest, ConstantIsOneFramedCopy) {
   EXPECT_EQ(wide.steps[1].kind, StepKind::kFill);
 }
 
+TEST(PaddingProgramTest, LargeFramedRowsAreStagedLines) {
+  // Output and input beyond half the last-level cache: the bordered rows (232 bytes, adjacent
+  // along each plane) go through staged lines; a small pad keeps regular stores.
+  const Program large =
+      CompilePadding({32, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
+  ASSERT_EQ(large.steps.size(), 1u);
+  EXPECT_TRUE(large.steps[0].plan.store.staged_lines);
+  EXPECT_FALSE(large.steps[0].plan.store.non_temporal);
+  const Program reflect =
+      CompilePadding({32, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_REFLECTION);
+  ASSERT_EQ(reflect.steps.size(), 1u);
+  EXPECT_TRUE(reflect.steps[0].plan.store.staged_lines);
+  const Program small =
+      CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
+  ASSERT_EQ(small.steps.size(), 1u);
+  EXPECT_FALSE(small.steps[0].plan.store.staged_lines);
+  // Rows of more than Tuning::kMaxStagedPieceBytes with their borders: not staged.
+  const Program wide =
+      CompilePadding({4, 1024, 1022}, {0, 1, 1}, {0, 1, 1}, DML_PADDING_MODE_CONSTANT);
+  for (const Step& step : wide.steps) EXPECT_FALSE(step.plan.store.staged_lines);
+}
+
 TEST(PaddingProgramTest, ReflectRowsAndColumnsFromTheInputRow) {
   const Program p =
       CompilePadding({1, 1, 4, 4}, {0, 0, 2, 2}, {0, 0, 2, 2}, DML_PADDING_MODE_REFLECTION);
