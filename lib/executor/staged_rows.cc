@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The unit engine's loop for steps with staged lines (StorePolicy::staged_lines): PADDING's rows
-// with their borders, and each line's border rows, written in output order into a LineStager,
-// whose whole lines leave with non-temporal stores. Single-threaded, allocation-free.
+// The unit engine's loop for steps with staged lines (StorePolicy::staged_lines): constant
+// PADDING's rows with their filled borders, and each line's filled border rows, written in output
+// order into a LineStager, whose whole lines leave with non-temporal stores. Single-threaded,
+// allocation-free.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -20,7 +21,7 @@ namespace {
 // The rows of each line are adjacent in the output (CanStageLines), so a line, with its border
 // rows, is one stretch of the stager; lines continue one stretch where they are adjacent too.
 // Contiguous source rows are prefetched Tuning::kStagedPrefetchBytes ahead along the line.
-template <Strategy S, typename T, bool kFill>
+template <Strategy S, typename T>
 void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const RowBorders& b = plan.borders;
   const Loop& row = plan.loops[plan.loop_count - 1];
@@ -36,13 +37,12 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   const uint64_t framed_bytes = left_bytes + row_bytes + right_bytes;
   DMLCPU_DCHECK(line.out_stride_bytes == static_cast<int64_t>(framed_bytes) &&
                 framed_bytes <= LineStager::kMaxPieceBytes);
+  DMLCPU_DCHECK(b.fill);
   alignas(32) uint8_t pattern[64];  // the fill element repeated
-  if constexpr (kFill) {
-    T fill_value;
-    std::memcpy(&fill_value, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
-    for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) {
-      std::memcpy(pattern + k, &fill_value, sizeof(T));
-    }
+  T fill_value;
+  std::memcpy(&fill_value, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
+  for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) {
+    std::memcpy(pattern + k, &fill_value, sizeof(T));
   }
   // A filled border of at most 32 bytes is one 32-byte move (a spill the row copy or the next
   // piece overwrites).
@@ -50,35 +50,16 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   constexpr bool kContiguous = S != Strategy::kStridedRows;
   const uint64_t ahead_bytes = kContiguous ? Tuning::kStagedPrefetchBytes : 0;
 
-  // The borders of one row at `to` (its interior is copied after them: a filled border's
-  // 32-byte move may spill into it, and into the next row, whose own borders come later).
-  const auto write_borders = [&](uint8_t* to, const uint8_t* in) {
+  // The borders of one row at `to` (its interior is copied after them: a 32-byte move may
+  // spill into it, and into the next row, whose own borders come later).
+  const auto write_borders = [&](uint8_t* to) {
     uint8_t* right = to + left_bytes + row_bytes;
-    if constexpr (kFill) {
-      if (short_fill) {
-        std::memcpy(to, pattern, 32);
-        std::memcpy(right, pattern, 32);
-      } else {
-        FillFromPattern(to, pattern, left_bytes);
-        FillFromPattern(right, pattern, right_bytes);
-      }
+    if (short_fill) {
+      std::memcpy(to, pattern, 32);
+      std::memcpy(right, pattern, 32);
     } else {
-      for (uint32_t k = 0; k < left_items; ++k) {
-        std::memcpy(to + k * sizeof(T), in + b.left_src_bytes[k], sizeof(T));
-      }
-      for (uint32_t k = 0; k < right_items; ++k) {
-        std::memcpy(right + k * sizeof(T), in + b.right_src_bytes[k], sizeof(T));
-      }
-    }
-  };
-  // One row with its borders at `to`, from source row `in`.
-  const auto write_row = [&](uint8_t* to, const uint8_t* in) {
-    write_borders(to, in);
-    if constexpr (kContiguous) {
-      CopySmallRun(plan, to + left_bytes, in, row_bytes);
-    } else {
-      plan.copy_strided(to + left_bytes, static_cast<int64_t>(sizeof(T)), in,
-                        row.in_stride_bytes, row_items);
+      FillFromPattern(to, pattern, left_bytes);
+      FillFromPattern(right, pattern, right_bytes);
     }
   };
   // Rows of a batch: source offsets for gather_blocks (the rows' interiors in one call).
@@ -89,14 +70,10 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   }
   LineStager stager(plan.kernel_set->copy_bytes_stream_unfenced);
   uint8_t* to = nullptr;
-  // Border rows: `count` rows, row k from line_in + src_bytes[k].
-  const auto border_rows = [&](const uint8_t* line_in, const int64_t* src_bytes, uint32_t count) {
+  // `count` filled border rows.
+  const auto border_rows = [&](uint32_t count) {
     for (uint32_t k = 0; k < count; ++k) {
-      if constexpr (kFill) {
-        FillFromPattern(to, pattern, framed_bytes);
-      } else {
-        write_row(to, line_in + src_bytes[k]);
-      }
+      FillFromPattern(to, pattern, framed_bytes);
       to = stager.Commit(to + framed_bytes);
     }
   };
@@ -130,7 +107,7 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
     if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in) + ahead_bytes);
     if (first_row == 0) {
       to = stager.Seek(line_out - uint64_t{top_rows} * framed_bytes, to);
-      border_rows(in, b.top_src_bytes, top_rows);
+      border_rows(top_rows);
     } else {
       to = stager.Seek(line_out + first_row * framed_bytes, to);
     }
@@ -138,24 +115,24 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       const uint64_t n = std::min({last_row - r, stager.Room(to) / framed_bytes, kMaxBatchRows});
       const int64_t n_in_bytes = static_cast<int64_t>(n) * line_in_stride_bytes;
       if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in + n_in_bytes) + ahead_bytes);
+      uint8_t* row_to = to;
+      for (uint64_t k = 0; k < n; ++k, row_to += framed_bytes) write_borders(row_to);
       if constexpr (kContiguous) {
-        uint8_t* row_to = to;
-        for (uint64_t k = 0; k < n; ++k, row_to += framed_bytes) {
-          write_borders(row_to, row_in + static_cast<int64_t>(k) * line_in_stride_bytes);
-        }
         plan.gather_blocks(to + left_bytes, static_cast<int64_t>(framed_bytes), row_in,
                            batch_offsets_bytes, n, row_bytes, plan.copy_run,
                            /*merge_runs=*/false, /*prefetch_blocks=*/false);
       } else {
         for (uint64_t k = 0; k < n; ++k) {
-          write_row(to + k * framed_bytes, row_in + static_cast<int64_t>(k) * line_in_stride_bytes);
+          plan.copy_strided(to + k * framed_bytes + left_bytes, static_cast<int64_t>(sizeof(T)),
+                            row_in + static_cast<int64_t>(k) * line_in_stride_bytes,
+                            row.in_stride_bytes, row_items);
         }
       }
       to = stager.Commit(to + n * framed_bytes);
       row_in += n_in_bytes;
       r += n;
     }
-    if (last_row == line_rows) border_rows(in, b.bottom_src_bytes, bottom_rows);
+    if (last_row == line_rows) border_rows(bottom_rows);
     unit += last_row - first_row;
     first_row = 0;
     if (unit < end) lines.Step();
@@ -165,15 +142,12 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
 
 template <Strategy S>
 void RunStagedRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  const auto run = [&](auto fill) {
-    switch (plan.elem_bytes) {
-      case 1: return RunStagedRowsOf<S, uint8_t, fill()>(plan, args, begin, end);
-      case 2: return RunStagedRowsOf<S, uint16_t, fill()>(plan, args, begin, end);
-      case 4: return RunStagedRowsOf<S, uint32_t, fill()>(plan, args, begin, end);
-      default: return RunStagedRowsOf<S, uint64_t, fill()>(plan, args, begin, end);
-    }
-  };
-  return plan.borders.fill ? run(std::true_type()) : run(std::false_type());
+  switch (plan.elem_bytes) {
+    case 1: return RunStagedRowsOf<S, uint8_t>(plan, args, begin, end);
+    case 2: return RunStagedRowsOf<S, uint16_t>(plan, args, begin, end);
+    case 4: return RunStagedRowsOf<S, uint32_t>(plan, args, begin, end);
+    default: return RunStagedRowsOf<S, uint64_t>(plan, args, begin, end);
+  }
 }
 
 }  // namespace

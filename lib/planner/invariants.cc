@@ -140,8 +140,8 @@ Status CheckPlanInvariants(const Plan& plan) {
 
   // Policies.
   DMLCPU_REQUIRE(!plan.store.staged_lines || CanStageLines(plan),
-                 "staged lines with strategy %s: need whole bordered rows of at most %llu bytes "
-                 "adjacent along their line, regular stores and no prefetch",
+                 "staged lines with strategy %s: need whole rows with filled borders, of at most "
+                 "%llu bytes, adjacent along their line, regular stores and no prefetch",
                  name, static_cast<unsigned long long>(Tuning::kMaxStagedPieceBytes));
   const PrefetchPolicy& f = plan.prefetch;
   DMLCPU_REQUIRE(!plan.store.non_temporal || row.out_stride_bytes == plan.elem_bytes,
