@@ -47,6 +47,9 @@ struct Tuning {
   // ...reading each input stream up to this much at a time: longer reads per stream against
   // more output lines open at once (docs/performance.md, session 28).
   uint64_t run_tile_read_bytes = uint64_t{64} << 10;
+  // ...and this many streams side by side, where their runs are adjacent in the output: each
+  // output row then gets that many runs back to back (docs/performance.md, session 30).
+  int64_t run_tile_streams = 4;
 
   // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
   // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.

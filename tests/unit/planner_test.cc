@@ -633,22 +633,37 @@ TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
 TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
   // {1, 32, 2048, 128} fp16 with perm {0, 2, 1, 3}: rows of 256-byte runs (K1), not a
   // transpose; the heads loop jumps 512 KiB in the input, so the sequence loop is tiled under
-  // it: 256 rows (64 KiB, run_tile_read_bytes) of one head at a time.
+  // it: 256 rows (64 KiB, run_tile_read_bytes) of 4 heads (run_tile_streams) at a time, the
+  // 4 heads' runs of each sequence row written back to back.
   Tensor heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 128, 262144, 1});
   Tensor seq(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128});
   const Plan plan = CompileSlice1(heads, seq, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
   EXPECT_EQ(plan.shape, KernelShape::kRowsOfRuns);
   EXPECT_EQ(plan.strategy, Strategy::kRowsOfRuns);
   EXPECT_EQ(plan.tiling, Tiling::kRunTiles);
-  ASSERT_EQ(plan.loop_count, 4u);
+  ASSERT_EQ(plan.loop_count, 5u);
   EXPECT_EQ(plan.loops[0].size, 8);
-  EXPECT_EQ(plan.loops[1].size, 32);
-  EXPECT_EQ(plan.loops[1].in_stride_bytes, 524288);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 65536);
+  EXPECT_EQ(plan.loops[1].size, 8);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, 4 * 524288);
+  EXPECT_EQ(plan.loops[1].out_stride_bytes, 1024);
   EXPECT_EQ(plan.loops[2].size, 256);
   EXPECT_EQ(plan.loops[2].in_stride_bytes, 256);
   EXPECT_EQ(plan.loops[2].out_stride_bytes, 8192);
-  EXPECT_EQ(plan.loops[3].size, 128);
+  EXPECT_EQ(plan.loops[3].size, 4);
+  EXPECT_EQ(plan.loops[3].in_stride_bytes, 524288);
+  EXPECT_EQ(plan.loops[3].out_stride_bytes, 256);
+  EXPECT_EQ(plan.loops[4].size, 128);
   EXPECT_TRUE(plan.store.non_temporal);  // 16 MiB out: half the cache with the input
+  // Heads whose runs are not adjacent in the output (a head-major output, every other run
+  // written): tiled by streams one at a time, as the split needs adjacent runs.
+  Tensor gapped(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 8192, 256, 1});
+  const Plan one_stream =
+      CompileSlice1(heads, gapped, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
+  EXPECT_EQ(one_stream.tiling, Tiling::kRunTiles);
+  ASSERT_EQ(one_stream.loop_count, 4u);
+  EXPECT_EQ(one_stream.loops[1].size, 32);
+  EXPECT_EQ(one_stream.loops[2].size, 256);
   // Four heads are too few streams to tile; long runs need no tiles either.
   Tensor few(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128}, {1048576, 128, 262144, 1});
   Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128});
