@@ -41,6 +41,10 @@ struct Tuning {
   // Transposes of fewer than 8 output columns write up to this much per tile (the whole walk
   // where it fits): the per-tile cost against the src rows read at once.
   uint64_t narrow_transpose_tile_bytes = uint64_t{4} << 10;
+  // Transposes whose output rows are longer than a line but at most this long are tiled one
+  // output line wide: 16 fp32 src rows read at a time instead of all of them, the tiles' line
+  // pieces still close together in the output (NCHW -> NHWC; docs/performance.md, session 30).
+  uint64_t line_tile_max_row_bytes = 256;
   // Rows of runs shorter than half of this whose next row jumps at least this far in the input
   // are tiled (see TileRuns in lib/planner/tile.cc)...
   uint64_t run_tile_bytes = uint64_t{4} << 10;

@@ -78,8 +78,15 @@ void TileTranspose(Plan* plan, const Tuning& tuning) {
         PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
   }
   if (walk_tile == 0) return;
-  const int64_t row_tile =
-      row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
+  // Short output rows (NCHW -> NHWC's 64 channels): tiles one output line wide, so that each
+  // reads a line's worth of src rows (16 fp32) rather than all of them at once.
+  const int64_t line_items = 64 / elem;
+  const bool line_tiles = transpose && 64 % elem == 0 && row.size > line_items &&
+                          row.size % line_items == 0 &&
+                          static_cast<uint64_t>(row.size * elem) <= tuning.line_tile_max_row_bytes;
+  const int64_t row_tile = line_tiles                          ? line_items
+                           : row.size <= (transpose ? 64 : 256) ? row.size
+                                                                : PickTile(row.size, 64, 16);
   if (row_tile == 0) return;
   Loop loops[kMaxRank];
   uint32_t count = 0;

@@ -580,20 +580,32 @@ TEST(DescribeTest, NamesKernelAndLoops) {
 // Permuted copies spelled as a full SLICE1 of a strided view (what IDENTITY and DEPTH_TO_SPACE
 // compile to): which strategy, tiles and store policy each gets.
 TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
-  // NCHW -> NHWC of {32, 64, 56, 56} fp32: {N, H*W, C} with C read 3136 elements apart;
-  // 64 x 64 tiles of (H*W) x C, streamed (input and output together exceed the cache).
+  // NCHW -> NHWC of {32, 64, 56, 56} fp32: {N, H*W, C} with C read 3136 elements apart. The
+  // output rows (C) are 256 bytes: tiles one output line wide (line_tile_max_row_bytes), 64 x 16
+  // tiles of (H*W) x C, the 4 channel blocks outside the sweep along H*W; streamed (input and
+  // output together exceed the cache).
   Tensor nchw(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64}, {200704, 56, 1, 3136});
   Tensor nhwc(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64});
   const Plan to_nhwc = CompileSlice1(nchw, nhwc, {0, 0, 0, 0}, {32, 56, 56, 64}, {1, 1, 1, 1});
   EXPECT_EQ(to_nhwc.strategy, Strategy::kTransposeTiles);
-  ASSERT_EQ(to_nhwc.loop_count, 4u);
-  EXPECT_EQ(to_nhwc.loops[1].size, 49);  // 3136 / 64 tiles along H*W
-  EXPECT_EQ(to_nhwc.loops[2].size, 64);
-  EXPECT_EQ(to_nhwc.loops[2].in_stride_bytes, 4);
+  ASSERT_EQ(to_nhwc.loop_count, 5u);
+  EXPECT_EQ(to_nhwc.loops[1].size, 4);  // channel blocks of one output line
+  EXPECT_EQ(to_nhwc.loops[1].in_stride_bytes, 16 * 3136 * 4);
+  EXPECT_EQ(to_nhwc.loops[1].out_stride_bytes, 64);
+  EXPECT_EQ(to_nhwc.loops[2].size, 49);  // 3136 / 64 tiles along H*W
   EXPECT_EQ(to_nhwc.loops[3].size, 64);
-  EXPECT_EQ(to_nhwc.loops[3].in_stride_bytes, 3136 * 4);
+  EXPECT_EQ(to_nhwc.loops[3].in_stride_bytes, 4);
+  EXPECT_EQ(to_nhwc.loops[4].size, 16);
+  EXPECT_EQ(to_nhwc.loops[4].in_stride_bytes, 3136 * 4);
   EXPECT_TRUE(to_nhwc.store.non_temporal);
-  EXPECT_EQ(to_nhwc.partition.unit_count, 32u * 49u);
+  EXPECT_EQ(to_nhwc.partition.unit_count, 32u * 4u * 49u);
+  // Output rows of 512 bytes (128 channels) keep tiles of 64 channels.
+  Tensor wide(DML_TENSOR_DATA_TYPE_FLOAT32, {8, 56, 56, 128}, {401408, 56, 1, 3136});
+  Tensor wide_out(DML_TENSOR_DATA_TYPE_FLOAT32, {8, 56, 56, 128});
+  const Plan wide_plan =
+      CompileSlice1(wide, wide_out, {0, 0, 0, 0}, {8, 56, 56, 128}, {1, 1, 1, 1});
+  EXPECT_EQ(wide_plan.strategy, Strategy::kTransposeTiles);
+  EXPECT_EQ(wide_plan.loops[wide_plan.loop_count - 1].size, 64);
 
   // DepthToSpace {1, 256, 128, 128} fp32, block 2, DCR: the 6-D view {n, c, h, i, w, j}. The
   // row is the 2-element j loop (channels 64 apart): a narrow transpose whose tile is the
