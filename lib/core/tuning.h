@@ -41,12 +41,19 @@ struct Tuning {
   // Transposes of fewer than 8 output columns write up to this much per tile (the whole walk
   // where it fits): the per-tile cost against the src rows read at once.
   uint64_t narrow_transpose_tile_bytes = uint64_t{4} << 10;
+  // Transposes whose output rows are longer than a line but at most this long are tiled one
+  // output line wide: 16 fp32 src rows read at a time instead of all of them, the tiles' line
+  // pieces still close together in the output (NCHW -> NHWC; docs/performance.md, session 30).
+  uint64_t line_tile_max_row_bytes = 256;
   // Rows of runs shorter than half of this whose next row jumps at least this far in the input
   // are tiled (see TileRuns in lib/planner/tile.cc)...
   uint64_t run_tile_bytes = uint64_t{4} << 10;
   // ...reading each input stream up to this much at a time: longer reads per stream against
   // more output lines open at once (docs/performance.md, session 28).
   uint64_t run_tile_read_bytes = uint64_t{64} << 10;
+  // ...and this many streams side by side, where their runs are adjacent in the output: each
+  // output row then gets that many runs back to back (docs/performance.md, session 30).
+  int64_t run_tile_streams = 4;
 
   // ---- Cache tiling of element gathers along an outer axis (planner; Zen 4, 1 MiB L2) ----
   // Strip-mine only when the gathered footprint (axis extent x row bytes) exceeds this.

@@ -83,6 +83,10 @@ void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
 // it).
 void RunStagedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
+// RunUnits for streamed rows of runs (more than 64 bytes each) in stream tiles, one piece per
+// row, no prefetch or borders, at least 3 loops (stream_group_rows.cc); the caller fences.
+void RunStreamGroupRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
+
 // Strict mode: scans every index the program reads. Returns false and fills `bad` with the
 // first out-of-range index in row-major order of the indices tensor.
 bool ScanIndices(const IndexScans& scans, const uint8_t* indices, BadIndex* bad);

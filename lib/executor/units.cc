@@ -486,6 +486,11 @@ void RunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t en
   if constexpr (S == Strategy::kRowsOfRuns) {
     if (!plan.prefetch.input_stream && plan.partition.pieces_per_row == 1 &&
         plan.borders.left_items + plan.borders.right_items == 0) {
+      if (plan.tiling == Tiling::kRunTiles && plan.loop_count >= 3 &&
+          plan.partition.row_items * plan.elem_bytes > 64) {
+        RunStreamGroupRows(plan, args, begin, end);
+        return;
+      }
       RunWholeRows(plan, args, begin, end);
       return;
     }

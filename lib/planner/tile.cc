@@ -78,8 +78,15 @@ void TileTranspose(Plan* plan, const Tuning& tuning) {
         PickTile(walk.size, std::max<int64_t>(1, 64 / std::abs(walk.in_stride_bytes)), 4);
   }
   if (walk_tile == 0) return;
-  const int64_t row_tile =
-      row.size <= (transpose ? 64 : 256) ? row.size : PickTile(row.size, 64, 16);
+  // Short output rows (NCHW -> NHWC's 64 channels): tiles one output line wide, so that each
+  // reads a line's worth of src rows (16 fp32) rather than all of them at once.
+  const int64_t line_items = 64 / elem;
+  const bool line_tiles = transpose && 64 % elem == 0 && row.size > line_items &&
+                          row.size % line_items == 0 &&
+                          static_cast<uint64_t>(row.size * elem) <= tuning.line_tile_max_row_bytes;
+  const int64_t row_tile = line_tiles                          ? line_items
+                           : row.size <= (transpose ? 64 : 256) ? row.size
+                                                                : PickTile(row.size, 64, 16);
   if (row_tile == 0) return;
   Loop loops[kMaxRank];
   uint32_t count = 0;
@@ -102,8 +109,10 @@ void TileTranspose(Plan* plan, const Tuning& tuning) {
 // consecutive rows read from as many far-apart streams as the jumping loop is long; a
 // power-of-two apart, those share cache sets, whose lines (prefetched ones too) evict each other
 // before use. Tile the continuing loop under the jumping one, so that each stream is read
-// tuning.run_tile_read_bytes at a time: {2048 seq, 32 heads, run of 256 bytes} becomes
-// {8, 32, 256, 256 bytes}.
+// tuning.run_tile_read_bytes at a time. Where the jumping loop's runs are adjacent in the
+// output, it is split too, and tuning.run_tile_streams streams are read side by side, their runs
+// written back to back: {2048 seq, 32 heads, run of 256 bytes} becomes
+// {8, 8, 256, 4, 256 bytes} (without the split {8, 32, 256, 256 bytes}).
 void TileRuns(Plan* plan, const Tuning& tuning) {
   const uint32_t last = plan->loop_count - 1;
   if (plan->component_count != 0 || last < 2 || plan->loop_count + 1 > kMaxRank) return;
@@ -125,16 +134,24 @@ void TileRuns(Plan* plan, const Tuning& tuning) {
       FloorPow2(static_cast<int64_t>(tuning.run_tile_read_bytes) / run_bytes);
   const int64_t walk_tile = walk.size <= max_items ? walk.size : PickTile(walk.size, max_items, 2);
   if (walk_tile == 0) return;
+  // Streams side by side: a divisor of the jumping loop, its runs adjacent in the output.
+  const int64_t streams = tuning.run_tile_streams;
+  const bool group = streams > 1 && jump.out_stride_bytes == run_bytes &&
+                     jump.size % streams == 0 && jump.size > streams &&
+                     plan->loop_count + 2 <= kMaxRank;
   Loop loops[kMaxRank];
   uint32_t count = 0;
   for (uint32_t i = 0; i < last; ++i) {
-    if (static_cast<int>(i) != b) {
+    if (static_cast<int>(i) == b) {
+      if (walk_tile != walk.size) loops[count++] = Scaled(walk, walk_tile);
+    } else if (i + 1 == last && group) {
+      loops[count++] = Scaled(jump, streams);
+    } else {
       loops[count++] = plan->loops[i];
-    } else if (walk_tile != walk.size) {
-      loops[count++] = Scaled(walk, walk_tile);
     }
   }
   loops[count++] = Tile(walk, walk_tile);
+  if (group) loops[count++] = Tile(jump, streams);
   loops[count++] = row;
   for (uint32_t i = 0; i < count; ++i) plan->loops[i] = loops[i];
   plan->loop_count = count;

@@ -200,6 +200,37 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
   EXPECT_NE(heads_text.find("rows of runs in stream tiles"), std::string::npos) << heads_text;
 }
 
+// Streamed stream tiles with 4 streams side by side (RunStreamGroupRows): heads {1, 36, 3000,
+// 24} fp32 with perm {0, 2, 1, 3}, 10 MB out (20 with the input: streamed), runs of 96 bytes
+// (partial lines); 108000 rows in grains of 171, so that the 2- and 8-thread ranges start and
+// end inside a group of 4 heads. Fp16 runs of 48 bytes take the whole-row loop instead.
+TEST(PermutedCopyTest, StreamedHeadsInGroups) {
+  for (uint32_t width : {2u, 4u}) {
+    const uint32_t heads = 36, seq = 3000, dim = 24;
+    EXPECT_TRUE(Slice1Tester()
+                    .ElementBytes(width)
+                    .InputSizes({1, seq, heads, dim})
+                    .InputStrides({heads * seq * dim, dim, seq * dim, 1})
+                    .WindowOffsets({0, 0, 0, 0})
+                    .WindowSizes({1, seq, heads, dim})
+                    .Seed(width * 11)
+                    .Test(Devices()))
+        << "heads width " << width;
+  }
+  const TensorDescHolder view(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3000, 36, 24},
+                              {36 * 3000 * 24, 24, 3000 * 24, 1});
+  const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3000, 36, 24}, {});
+  const std::vector<uint32_t> sizes = {1, 3000, 36, 24}, zeros(4, 0);
+  const std::vector<int32_t> ones(4, 1);
+  DML_SLICE1_OPERATOR_DESC desc = {view.desc(), out.desc(), 4, zeros.data(), sizes.data(),
+                                   ones.data()};
+  const std::string text = DescriptionOn(*Devices()[1], {DML_OPERATOR_SLICE1, &desc});
+  EXPECT_NE(text.find("rows of runs in stream tiles"), std::string::npos) << text;
+  EXPECT_NE(text.find("non-temporal stores"), std::string::npos) << text;
+  EXPECT_NE(text.find("[3] 4: 96 / 288000"), std::string::npos) << text;
+  EXPECT_NE(text.find("grain 171 units"), std::string::npos) << text;
+}
+
 TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {
   // Footprint axis extent x row bytes >= 4 MiB: the plan strip-mines the rows.
   for (uint32_t width : {1u, 2u, 4u, 8u}) {

@@ -580,20 +580,32 @@ TEST(DescribeTest, NamesKernelAndLoops) {
 // Permuted copies spelled as a full SLICE1 of a strided view (what IDENTITY and DEPTH_TO_SPACE
 // compile to): which strategy, tiles and store policy each gets.
 TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
-  // NCHW -> NHWC of {32, 64, 56, 56} fp32: {N, H*W, C} with C read 3136 elements apart;
-  // 64 x 64 tiles of (H*W) x C, streamed (input and output together exceed the cache).
+  // NCHW -> NHWC of {32, 64, 56, 56} fp32: {N, H*W, C} with C read 3136 elements apart. The
+  // output rows (C) are 256 bytes: tiles one output line wide (line_tile_max_row_bytes), 64 x 16
+  // tiles of (H*W) x C, the 4 channel blocks outside the sweep along H*W; streamed (input and
+  // output together exceed the cache).
   Tensor nchw(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64}, {200704, 56, 1, 3136});
   Tensor nhwc(DML_TENSOR_DATA_TYPE_FLOAT32, {32, 56, 56, 64});
   const Plan to_nhwc = CompileSlice1(nchw, nhwc, {0, 0, 0, 0}, {32, 56, 56, 64}, {1, 1, 1, 1});
   EXPECT_EQ(to_nhwc.strategy, Strategy::kTransposeTiles);
-  ASSERT_EQ(to_nhwc.loop_count, 4u);
-  EXPECT_EQ(to_nhwc.loops[1].size, 49);  // 3136 / 64 tiles along H*W
-  EXPECT_EQ(to_nhwc.loops[2].size, 64);
-  EXPECT_EQ(to_nhwc.loops[2].in_stride_bytes, 4);
+  ASSERT_EQ(to_nhwc.loop_count, 5u);
+  EXPECT_EQ(to_nhwc.loops[1].size, 4);  // channel blocks of one output line
+  EXPECT_EQ(to_nhwc.loops[1].in_stride_bytes, 16 * 3136 * 4);
+  EXPECT_EQ(to_nhwc.loops[1].out_stride_bytes, 64);
+  EXPECT_EQ(to_nhwc.loops[2].size, 49);  // 3136 / 64 tiles along H*W
   EXPECT_EQ(to_nhwc.loops[3].size, 64);
-  EXPECT_EQ(to_nhwc.loops[3].in_stride_bytes, 3136 * 4);
+  EXPECT_EQ(to_nhwc.loops[3].in_stride_bytes, 4);
+  EXPECT_EQ(to_nhwc.loops[4].size, 16);
+  EXPECT_EQ(to_nhwc.loops[4].in_stride_bytes, 3136 * 4);
   EXPECT_TRUE(to_nhwc.store.non_temporal);
-  EXPECT_EQ(to_nhwc.partition.unit_count, 32u * 49u);
+  EXPECT_EQ(to_nhwc.partition.unit_count, 32u * 4u * 49u);
+  // Output rows of 512 bytes (128 channels) keep tiles of 64 channels.
+  Tensor wide(DML_TENSOR_DATA_TYPE_FLOAT32, {8, 56, 56, 128}, {401408, 56, 1, 3136});
+  Tensor wide_out(DML_TENSOR_DATA_TYPE_FLOAT32, {8, 56, 56, 128});
+  const Plan wide_plan =
+      CompileSlice1(wide, wide_out, {0, 0, 0, 0}, {8, 56, 56, 128}, {1, 1, 1, 1});
+  EXPECT_EQ(wide_plan.strategy, Strategy::kTransposeTiles);
+  EXPECT_EQ(wide_plan.loops[wide_plan.loop_count - 1].size, 64);
 
   // DepthToSpace {1, 256, 128, 128} fp32, block 2, DCR: the 6-D view {n, c, h, i, w, j}. The
   // row is the 2-element j loop (channels 64 apart): a narrow transpose whose tile is the
@@ -633,22 +645,37 @@ TEST(PermutedCopyTest, TransposesGetTransposeTiles) {
 TEST(PermutedCopyTest, AttentionHeadsAreRowsOfRunsInStreamTiles) {
   // {1, 32, 2048, 128} fp16 with perm {0, 2, 1, 3}: rows of 256-byte runs (K1), not a
   // transpose; the heads loop jumps 512 KiB in the input, so the sequence loop is tiled under
-  // it: 256 rows (64 KiB, run_tile_read_bytes) of one head at a time.
+  // it: 256 rows (64 KiB, run_tile_read_bytes) of 4 heads (run_tile_streams) at a time, the
+  // 4 heads' runs of each sequence row written back to back.
   Tensor heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 128, 262144, 1});
   Tensor seq(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128});
   const Plan plan = CompileSlice1(heads, seq, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
   EXPECT_EQ(plan.shape, KernelShape::kRowsOfRuns);
   EXPECT_EQ(plan.strategy, Strategy::kRowsOfRuns);
   EXPECT_EQ(plan.tiling, Tiling::kRunTiles);
-  ASSERT_EQ(plan.loop_count, 4u);
+  ASSERT_EQ(plan.loop_count, 5u);
   EXPECT_EQ(plan.loops[0].size, 8);
-  EXPECT_EQ(plan.loops[1].size, 32);
-  EXPECT_EQ(plan.loops[1].in_stride_bytes, 524288);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, 65536);
+  EXPECT_EQ(plan.loops[1].size, 8);
+  EXPECT_EQ(plan.loops[1].in_stride_bytes, 4 * 524288);
+  EXPECT_EQ(plan.loops[1].out_stride_bytes, 1024);
   EXPECT_EQ(plan.loops[2].size, 256);
   EXPECT_EQ(plan.loops[2].in_stride_bytes, 256);
   EXPECT_EQ(plan.loops[2].out_stride_bytes, 8192);
-  EXPECT_EQ(plan.loops[3].size, 128);
+  EXPECT_EQ(plan.loops[3].size, 4);
+  EXPECT_EQ(plan.loops[3].in_stride_bytes, 524288);
+  EXPECT_EQ(plan.loops[3].out_stride_bytes, 256);
+  EXPECT_EQ(plan.loops[4].size, 128);
   EXPECT_TRUE(plan.store.non_temporal);  // 16 MiB out: half the cache with the input
+  // Heads whose runs are not adjacent in the output (a head-major output, every other run
+  // written): tiled by streams one at a time, as the split needs adjacent runs.
+  Tensor gapped(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 32, 128}, {8388608, 8192, 256, 1});
+  const Plan one_stream =
+      CompileSlice1(heads, gapped, {0, 0, 0, 0}, {1, 2048, 32, 128}, {1, 1, 1, 1});
+  EXPECT_EQ(one_stream.tiling, Tiling::kRunTiles);
+  ASSERT_EQ(one_stream.loop_count, 4u);
+  EXPECT_EQ(one_stream.loops[1].size, 32);
+  EXPECT_EQ(one_stream.loops[2].size, 256);
   // Four heads are too few streams to tile; long runs need no tiles either.
   Tensor few(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128}, {1048576, 128, 262144, 1});
   Tensor few_out(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 2048, 4, 128});
