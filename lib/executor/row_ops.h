@@ -51,6 +51,15 @@ inline void CopyOverlapping(uint8_t* out, const uint8_t* in, uint64_t bytes) {
   std::memcpy(out + bytes - kMoveBytes, tail, kMoveBytes);
 }
 
+// pattern[0, 64) = the element whose bits are the low sizeof(T) bytes of fill_bits
+// (little-endian), repeated: the source of FillFromPattern.
+template <typename T>
+inline void MakeFillPattern(uint64_t fill_bits, uint8_t* pattern) {
+  T fill_value;
+  std::memcpy(&fill_value, &fill_bits, sizeof(T));
+  for (size_t k = 0; k < 64; k += sizeof(T)) std::memcpy(pattern + k, &fill_value, sizeof(T));
+}
+
 // out[0, bytes) = the repeating pattern (64 bytes of one element repeated; bytes a multiple of
 // the element's width): 32-byte moves, the last one overlapping.
 inline void FillFromPattern(uint8_t* out, const uint8_t* pattern, uint64_t bytes) {

@@ -20,7 +20,6 @@ namespace {
 
 // The rows of each line are adjacent in the output (CanStageLines), so a line, with its border
 // rows, is one stretch of the stager; lines continue one stretch where they are adjacent too.
-// Contiguous source rows are prefetched Tuning::kStagedPrefetchBytes ahead along the line.
 template <Strategy S, typename T>
 void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const RowBorders& b = plan.borders;
@@ -39,16 +38,16 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
                 framed_bytes <= LineStager::kMaxPieceBytes);
   DMLCPU_DCHECK(b.fill);
   alignas(32) uint8_t pattern[64];  // the fill element repeated
-  T fill_value;
-  std::memcpy(&fill_value, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
-  for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) {
-    std::memcpy(pattern + k, &fill_value, sizeof(T));
-  }
+  MakeFillPattern<T>(b.fill_bits, pattern);
   // A filled border of at most 32 bytes is one 32-byte move (a spill the row copy or the next
   // piece overwrites).
   const bool short_fill = left_bytes <= 32 && right_bytes <= 32;
   constexpr bool kContiguous = S != Strategy::kStridedRows;
-  const uint64_t ahead_bytes = kContiguous ? Tuning::kStagedPrefetchBytes : 0;
+  const uint64_t ahead_bytes = Tuning::kStagedPrefetchBytes;
+  // Contiguous source rows, forward and without wide gaps (the gaps' lines would be fetched
+  // too), are prefetched ahead_bytes ahead along each line.
+  const bool prefetch = kContiguous && line_in_stride_bytes > 0 &&
+                        static_cast<uint64_t>(line_in_stride_bytes) <= row_bytes + 64;
 
   // The borders of one row at `to` (its interior is copied after them: a 32-byte move may
   // spill into it, and into the next row, whose own borders come later).
@@ -77,12 +76,8 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       to = stager.Commit(to + framed_bytes);
     }
   };
-  uint64_t line_index = 0, first_row = 0;
-  if (begin != 0) {
-    line_index = begin / line_rows;
-    first_row = begin % line_rows;
-  }
-  Odometer lines(plan, plan.loop_count - 2, line_index);
+  uint64_t first_row = begin % line_rows;
+  Odometer lines(plan, plan.loop_count - 2, begin / line_rows);
   for (uint64_t unit = begin; unit < end;) {
     // The line's first row's piece in the output, then the rows before it in this range.
     uint8_t* line_out = args.output + lines.offsets().out_off - left_bytes;
@@ -95,9 +90,6 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
         reinterpret_cast<uintptr_t>(row_in) +
         static_cast<uint64_t>(static_cast<int64_t>(last_row - first_row - 1) *
                               line_in_stride_bytes) + row_bytes;
-    // Forward source rows without wide gaps only (the gaps' lines would be fetched too).
-    const bool prefetch = ahead_bytes != 0 && line_in_stride_bytes > 0 &&
-                          static_cast<uint64_t>(line_in_stride_bytes) <= row_bytes + 64;
     const auto prefetch_upto = [&](uintptr_t target) {
       target = std::min(target, range_in_end);
       for (; prefetched < target; prefetched += 64) {

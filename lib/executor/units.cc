@@ -560,7 +560,9 @@ void RunStepUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
 }  // namespace
 
 void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  bool streamed = plan.store.non_temporal || plan.store.staged_lines;
+  // Whether a step's stores leave unfenced non-temporal writes behind.
+  const auto streams = [](const Plan& p) { return p.store.non_temporal || p.store.staged_lines; };
+  bool streamed = streams(plan);
   if (args.co_run == nullptr) {
     RunStepUnits(plan, args, begin, end);
   } else {
@@ -572,7 +574,7 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
       RunStepUnits(plan, args, first, last);
       for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
         RunStepUnits(*next->plan, next->args, first, last);
-        streamed = streamed || next->plan->store.non_temporal || next->plan->store.staged_lines;
+        streamed = streamed || streams(*next->plan);
       }
     }
   }

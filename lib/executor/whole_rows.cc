@@ -81,13 +81,7 @@ void RunFramedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint6
   const uint64_t right_bytes = uint64_t{right_items} * sizeof(T);
   const uint64_t framed_bytes = static_cast<uint64_t>(left_bytes) + row_bytes + right_bytes;
   alignas(32) uint8_t pattern[64];  // the fill element repeated
-  if constexpr (kFill) {
-    T fill_value;
-    std::memcpy(&fill_value, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
-    for (size_t k = 0; k < sizeof(pattern); k += sizeof(T)) {
-      std::memcpy(pattern + k, &fill_value, sizeof(T));
-    }
-  }
+  if constexpr (kFill) MakeFillPattern<T>(b.fill_bits, pattern);
   // Copied border items: to[k] = in[src_bytes[k]].
   const auto copy_items = [](uint8_t* to, const uint8_t* in, const int64_t* src_bytes,
                              uint32_t items) {
