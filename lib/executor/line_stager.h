@@ -26,6 +26,7 @@ class LineStager {
   static constexpr uint64_t kLineBytes = 64;
   static constexpr uint64_t kMaxPieceBytes = Tuning::kMaxStagedPieceBytes;
   static constexpr uint64_t kSpillBytes = 32;
+  static_assert(kSpillBytes >= kernels::kFrameSpillBytes, "frame_rows writes into the window");
 
   // stream: writes whole lines (aligned destination and source) with non-temporal stores and
   // no fence; the caller fences once after Finish.

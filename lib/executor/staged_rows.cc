@@ -61,12 +61,9 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       FillFromPattern(right, pattern, right_bytes);
     }
   };
-  // Rows of a batch: source offsets for gather_blocks (the rows' interiors in one call).
+  // Rows per batch (per frame_rows call, per prefetch step).
   constexpr uint64_t kMaxBatchRows = 32;
-  int64_t batch_offsets_bytes[kMaxBatchRows];
-  for (uint64_t k = 0; k < kMaxBatchRows; ++k) {
-    batch_offsets_bytes[k] = static_cast<int64_t>(k) * line_in_stride_bytes;
-  }
+  const kernels::FrameRowsFn frame_rows = plan.kernel_set->frame_rows;
   LineStager stager(plan.kernel_set->copy_bytes_stream_unfenced);
   uint8_t* to = nullptr;
   // `count` filled border rows.
@@ -107,13 +104,12 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       const uint64_t n = std::min({last_row - r, stager.Room(to) / framed_bytes, kMaxBatchRows});
       const int64_t n_in_bytes = static_cast<int64_t>(n) * line_in_stride_bytes;
       if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in + n_in_bytes) + ahead_bytes);
-      uint8_t* row_to = to;
-      for (uint64_t k = 0; k < n; ++k, row_to += framed_bytes) write_borders(row_to);
       if constexpr (kContiguous) {
-        plan.gather_blocks(to + left_bytes, static_cast<int64_t>(framed_bytes), row_in,
-                           batch_offsets_bytes, n, row_bytes, plan.copy_run,
-                           /*merge_runs=*/false, /*prefetch_blocks=*/false);
+        frame_rows(to, row_in, line_in_stride_bytes, n, row_bytes, left_bytes, right_bytes,
+                   pattern);
       } else {
+        uint8_t* row_to = to;
+        for (uint64_t k = 0; k < n; ++k, row_to += framed_bytes) write_borders(row_to);
         for (uint64_t k = 0; k < n; ++k) {
           plan.copy_strided(to + k * framed_bytes + left_bytes, static_cast<int64_t>(sizeof(T)),
                             row_in + static_cast<int64_t>(k) * line_in_stride_bytes,

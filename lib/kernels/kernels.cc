@@ -52,6 +52,7 @@ const KernelSet* GetKernelSet() {
       {&FindOutOfRange<int32_t>, &FindOutOfRange<uint32_t>, &FindOutOfRange<int64_t>,
        &FindOutOfRange<uint64_t>},
       &GatherBlocks,
+      &FrameRows,
       {&TransposeTile<uint8_t, false>, &TransposeTile<uint16_t, false>,
        &TransposeTile<uint32_t, false>, &TransposeTile<uint64_t, false>},
       {&TransposeTile<uint8_t, true>, &TransposeTile<uint16_t, true>,

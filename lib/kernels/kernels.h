@@ -76,6 +76,16 @@ using GatherBlocksFn = void (*)(void* dst, int64_t dst_stride_bytes, const void*
                                 const int64_t* offsets_bytes, size_t count, size_t block_bytes,
                                 CopyBytesFn copy_large, bool merge_runs, bool prefetch_blocks);
 
+// Framed rows for a staging window: row r in [0, rows) occupies dst + r * framed_bytes, with
+// framed_bytes = left_bytes + row_bytes + right_bytes: left_bytes and right_bytes of the
+// pattern (64 bytes of one element repeated; the borders and row_bytes whole elements) around
+// the row_bytes at src + r * src_stride_bytes. dst is scratch: the kernel may also write the
+// kFrameSpillBytes after the last row (any values).
+using FrameRowsFn = void (*)(void* dst, const void* src, int64_t src_stride_bytes, size_t rows,
+                             size_t row_bytes, size_t left_bytes, size_t right_bytes,
+                             const uint8_t* pattern);
+inline constexpr size_t kFrameSpillBytes = 32;
+
 // 2-D transpose of one tile: for r in [0, rows), c in [0, cols):
 //   dst[r * dst_row_stride_bytes + c * elem_bytes] = src[c * src_row_stride_bytes + r * elem_bytes]
 // i.e. dst rows are contiguous along c, src rows contiguous along r. src_row_stride_bytes may
@@ -136,6 +146,7 @@ struct KernelSet {
   ResolveIndicesFn resolve[kIndexTypeCount];
   FindOutOfRangeFn find_out_of_range[kIndexTypeCount];
   GatherBlocksFn gather_blocks;
+  FrameRowsFn frame_rows;
   TransposeTileFn transpose_tile[4];         // by WidthSlot
   TransposeTileFn transpose_tile_stream[4];  // by WidthSlot
   GatherRowFn gather_row[4][kIndexTypeCount];         // by WidthSlot, IndexType

@@ -111,6 +111,20 @@ void GatherRowScalar(void* dst, int64_t dst_row_pitch_bytes, const void* src,
   }
 }
 
+// Each framed row byte by byte from its source (the row or the pattern); writes no spill.
+void FrameRowsScalar(void* dst, const void* src, int64_t src_stride_bytes, size_t rows,
+                     size_t row_bytes, size_t left_bytes, size_t right_bytes,
+                     const uint8_t* pattern) {
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* row = s + static_cast<int64_t>(r) * src_stride_bytes;
+    for (size_t k = 0; k < left_bytes; ++k) *d++ = pattern[k % 64];
+    for (size_t k = 0; k < row_bytes; ++k) *d++ = row[k];
+    for (size_t k = 0; k < right_bytes; ++k) *d++ = pattern[k % 64];
+  }
+}
+
 // Plain per-block copies; runs of adjacent sources go to copy_large in one call, as the SIMD
 // sets do, so that merge_runs means the same everywhere. No prefetching.
 void GatherBlocksScalar(void* dst, int64_t dst_stride_bytes, const void* src,
@@ -209,6 +223,7 @@ const KernelSet& ScalarKernels() {
       {&FindOutOfRangeScalar<int32_t>, &FindOutOfRangeScalar<uint32_t>,
        &FindOutOfRangeScalar<int64_t>, &FindOutOfRangeScalar<uint64_t>},
       &GatherBlocksScalar,
+      &FrameRowsScalar,
       {&TransposeTileImpl<uint8_t>, &TransposeTileImpl<uint16_t>, &TransposeTileImpl<uint32_t>,
        &TransposeTileImpl<uint64_t>},
       {&TransposeTileImpl<uint8_t>, &TransposeTileImpl<uint16_t>, &TransposeTileImpl<uint32_t>,
