@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The unit engine's loop for steps with staged lines (StorePolicy::staged_lines): constant
-// PADDING's rows with their filled borders, and each line's filled border rows, written in output
-// order into a LineStager, whose whole lines leave with non-temporal stores. Single-threaded,
-// allocation-free.
+// The unit engine's loop for steps with staged lines (StorePolicy::staged_lines): PADDING's rows
+// with their borders (filled or copied from the row), and each line's border rows, written in
+// output order into a LineStager, whose whole lines leave with non-temporal stores.
+// Single-threaded, allocation-free.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -20,7 +20,7 @@ namespace {
 
 // The rows of each line are adjacent in the output (CanStageLines), so a line, with its border
 // rows, is one stretch of the stager; lines continue one stretch where they are adjacent too.
-template <Strategy S, typename T>
+template <Strategy S, typename T, bool kFill>
 void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   const RowBorders& b = plan.borders;
   const Loop& row = plan.loops[plan.loop_count - 1];
@@ -36,40 +36,65 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   const uint64_t framed_bytes = left_bytes + row_bytes + right_bytes;
   DMLCPU_DCHECK(line.out_stride_bytes == static_cast<int64_t>(framed_bytes) &&
                 framed_bytes <= LineStager::kMaxPieceBytes);
-  DMLCPU_DCHECK(b.fill);
-  alignas(32) uint8_t pattern[64];  // the fill element repeated
-  MakeFillPattern<T>(b.fill_bits, pattern);
-  // A filled border of at most 32 bytes is one 32-byte move (a spill the row copy or the next
-  // piece overwrites).
-  const bool short_fill = left_bytes <= 32 && right_bytes <= 32;
+  DMLCPU_DCHECK(b.fill == kFill);
+  // The fill element repeated; with copied borders, what frame_rows puts there first.
+  alignas(32) uint8_t pattern[64] = {};
+  if constexpr (kFill) MakeFillPattern<T>(b.fill_bits, pattern);
   constexpr bool kContiguous = S != Strategy::kStridedRows;
   const uint64_t ahead_bytes = Tuning::kStagedPrefetchBytes;
   // Contiguous source rows, forward and without wide gaps (the gaps' lines would be fetched
   // too), are prefetched ahead_bytes ahead along each line.
   const bool prefetch = kContiguous && line_in_stride_bytes > 0 &&
                         static_cast<uint64_t>(line_in_stride_bytes) <= row_bytes + 64;
-
-  // The borders of one row at `to` (its interior is copied after them: a 32-byte move may
-  // spill into it, and into the next row, whose own borders come later).
-  const auto write_borders = [&](uint8_t* to) {
-    uint8_t* right = to + left_bytes + row_bytes;
-    if (short_fill) {
-      std::memcpy(to, pattern, 32);
-      std::memcpy(right, pattern, 32);
-    } else {
-      FillFromPattern(to, pattern, left_bytes);
-      FillFromPattern(right, pattern, right_bytes);
+  // Copied border items: to[k] = in[src_bytes[k]].
+  const auto copy_items = [](uint8_t* to, const uint8_t* in, const int64_t* src_bytes,
+                             uint32_t items) {
+    for (uint32_t k = 0; k < items; ++k) {
+      std::memcpy(to + k * sizeof(T), in + src_bytes[k], sizeof(T));
     }
   };
-  // Rows per batch (per frame_rows call, per prefetch step).
-  constexpr uint64_t kMaxBatchRows = 32;
+  // `n` framed rows at `at`, row k's interior from src + k * src_stride_bytes. Filled borders
+  // are written before the interiors (their moves may spill into them), copied ones after.
   const kernels::FrameRowsFn frame_rows = plan.kernel_set->frame_rows;
+  const auto frame = [&](uint8_t* at, const uint8_t* src, int64_t src_stride_bytes,
+                         uint64_t n) {
+    if constexpr (kContiguous) {
+      frame_rows(at, src, src_stride_bytes, n, row_bytes, left_bytes, right_bytes, pattern);
+    } else {
+      for (uint64_t k = 0; k < n; ++k) {
+        uint8_t* to = at + k * framed_bytes;
+        if constexpr (kFill) {
+          FillFromPattern(to, pattern, left_bytes);
+          FillFromPattern(to + left_bytes + row_bytes, pattern, right_bytes);
+        }
+        plan.copy_strided(to + left_bytes, static_cast<int64_t>(sizeof(T)),
+                          src + static_cast<int64_t>(k) * src_stride_bytes, row.in_stride_bytes,
+                          row_items);
+      }
+    }
+    if constexpr (!kFill) {
+      for (uint64_t k = 0; k < n; ++k) {
+        uint8_t* to = at + k * framed_bytes;
+        const uint8_t* in = src + static_cast<int64_t>(k) * src_stride_bytes;
+        copy_items(to, in, b.left_src_bytes, left_items);
+        copy_items(to + left_bytes + row_bytes, in, b.right_src_bytes, right_items);
+      }
+    }
+  };
+  // Rows per batch (per frame call, per prefetch step).
+  constexpr uint64_t kMaxBatchRows = 32;
   LineStager stager(plan.kernel_set->copy_bytes_stream_unfenced);
   uint8_t* to = nullptr;
-  // `count` filled border rows.
-  const auto border_rows = [&](uint32_t count) {
+  // `count` border rows of the line whose first source row is line_in: filled, or row k a copy
+  // of the source row at line_in + src_bytes[k].
+  const auto border_rows = [&](const uint8_t* line_in, const int64_t* src_bytes,
+                               uint32_t count) {
     for (uint32_t k = 0; k < count; ++k) {
-      FillFromPattern(to, pattern, framed_bytes);
+      if constexpr (kFill) {
+        FillFromPattern(to, pattern, framed_bytes);
+      } else {
+        frame(to, line_in + src_bytes[k], 0, 1);
+      }
       to = stager.Commit(to + framed_bytes);
     }
   };
@@ -96,7 +121,7 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
     if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in) + ahead_bytes);
     if (first_row == 0) {
       to = stager.Seek(line_out - uint64_t{top_rows} * framed_bytes, to);
-      border_rows(top_rows);
+      border_rows(in, b.top_src_bytes, top_rows);
     } else {
       to = stager.Seek(line_out + first_row * framed_bytes, to);
     }
@@ -104,23 +129,12 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       const uint64_t n = std::min({last_row - r, stager.Room(to) / framed_bytes, kMaxBatchRows});
       const int64_t n_in_bytes = static_cast<int64_t>(n) * line_in_stride_bytes;
       if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in + n_in_bytes) + ahead_bytes);
-      if constexpr (kContiguous) {
-        frame_rows(to, row_in, line_in_stride_bytes, n, row_bytes, left_bytes, right_bytes,
-                   pattern);
-      } else {
-        uint8_t* row_to = to;
-        for (uint64_t k = 0; k < n; ++k, row_to += framed_bytes) write_borders(row_to);
-        for (uint64_t k = 0; k < n; ++k) {
-          plan.copy_strided(to + k * framed_bytes + left_bytes, static_cast<int64_t>(sizeof(T)),
-                            row_in + static_cast<int64_t>(k) * line_in_stride_bytes,
-                            row.in_stride_bytes, row_items);
-        }
-      }
+      frame(to, row_in, line_in_stride_bytes, n);
       to = stager.Commit(to + n * framed_bytes);
       row_in += n_in_bytes;
       r += n;
     }
-    if (last_row == line_rows) border_rows(bottom_rows);
+    if (last_row == line_rows) border_rows(in, b.bottom_src_bytes, bottom_rows);
     unit += last_row - first_row;
     first_row = 0;
     if (unit < end) lines.Step();
@@ -128,23 +142,30 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   if (to != nullptr) stager.Finish(to);
 }
 
-template <Strategy S>
+template <Strategy S, bool kFill>
 void RunStagedRowsWith(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   switch (plan.elem_bytes) {
-    case 1: return RunStagedRowsOf<S, uint8_t>(plan, args, begin, end);
-    case 2: return RunStagedRowsOf<S, uint16_t>(plan, args, begin, end);
-    case 4: return RunStagedRowsOf<S, uint32_t>(plan, args, begin, end);
-    default: return RunStagedRowsOf<S, uint64_t>(plan, args, begin, end);
+    case 1: return RunStagedRowsOf<S, uint8_t, kFill>(plan, args, begin, end);
+    case 2: return RunStagedRowsOf<S, uint16_t, kFill>(plan, args, begin, end);
+    case 4: return RunStagedRowsOf<S, uint32_t, kFill>(plan, args, begin, end);
+    default: return RunStagedRowsOf<S, uint64_t, kFill>(plan, args, begin, end);
   }
+}
+
+template <Strategy S>
+void RunStagedRowsOfStrategy(const Plan& plan, const ExecArgs& args, uint64_t begin,
+                             uint64_t end) {
+  if (plan.borders.fill) return RunStagedRowsWith<S, true>(plan, args, begin, end);
+  return RunStagedRowsWith<S, false>(plan, args, begin, end);
 }
 
 }  // namespace
 
 void RunStagedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   if (plan.strategy == Strategy::kStridedRows) {
-    return RunStagedRowsWith<Strategy::kStridedRows>(plan, args, begin, end);
+    return RunStagedRowsOfStrategy<Strategy::kStridedRows>(plan, args, begin, end);
   }
-  return RunStagedRowsWith<Strategy::kRowsOfRuns>(plan, args, begin, end);
+  return RunStagedRowsOfStrategy<Strategy::kRowsOfRuns>(plan, args, begin, end);
 }
 
 }  // namespace internal

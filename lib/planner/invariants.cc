@@ -140,7 +140,7 @@ Status CheckPlanInvariants(const Plan& plan) {
 
   // Policies.
   DMLCPU_REQUIRE(!plan.store.staged_lines || CanStageLines(plan),
-                 "staged lines with strategy %s: need whole rows with filled borders, of at most "
+                 "staged lines with strategy %s: need whole rows with borders, of at most "
                  "%llu bytes, adjacent along their line, regular stores and no prefetch",
                  name, static_cast<unsigned long long>(Tuning::kMaxStagedPieceBytes));
   const PrefetchPolicy& f = plan.prefetch;

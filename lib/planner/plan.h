@@ -82,7 +82,7 @@ struct StorePolicy {
   // executor fences once per unit range), strided rows stream from copy_strided_stream when it
   // can write them directly, other strided or gathered rows are staged in L1 and streamed.
   bool non_temporal = false;
-  // Rows with their filled borders (RowBorders) that tile the output's lines densely, too large
+  // Rows with their borders (RowBorders) that tile the output's lines densely, too large
   // for the cache: assembled in an L1 window in output order, whole lines streamed
   // (LineStager), the rows' input prefetched ahead. The row kernels keep regular stores.
   bool staged_lines = false;

@@ -61,7 +61,7 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
 // (StorePolicy::staged_lines).
 void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
                        const Tuning& tuning);
-// Whether staged lines can carry the plan: whole rows with filled borders, of at most
+// Whether staged lines can carry the plan: whole rows with borders, of at most
 // Tuning::kMaxStagedPieceBytes each, adjacent along their line, regular-store row kernels.
 bool CanStageLines(const Plan& plan);
 

@@ -218,7 +218,7 @@ bool CanStageLines(const Plan& plan) {
        s != Strategy::kStridedRows) ||
       plan.tiling != Tiling::kNone || plan.partition.pieces_per_row != 1 ||
       plan.prefetch.input_stream || plan.store.non_temporal || plan.loop_count < 2 ||
-      b.left_items + b.right_items == 0 || !b.fill) {
+      b.left_items + b.right_items == 0) {
     return false;
   }
   const Loop& row = plan.loops[plan.loop_count - 1];
@@ -233,8 +233,7 @@ bool CanStageLines(const Plan& plan) {
 
 // Bordered rows are short and start inside lines, so the row kernels keep regular stores;
 // assembled in output order they form whole lines again, which stream once the output and the
-// input they read exceed half the cache (as permuted copies do). Filled borders only: with
-// copied ones (REFLECTION and the like) staging measured no faster (docs/performance.md).
+// input they read exceed half the cache (as permuted copies do).
 void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
                        const Tuning& tuning) {
   plan->store.staged_lines = CanStageLines(*plan) &&

@@ -73,9 +73,9 @@ TEST(PaddingProgramTest, ConstantIsOneFramedCopy) {
 }
 
 TEST(PaddingProgramTest, LargeFramedRowsAreStagedLines) {
-  // Output and input beyond half the last-level cache: the rows with their filled borders (232
-  // bytes, adjacent along each plane) go through staged lines; a small pad, and copied borders,
-  // keep regular stores.
+  // Output and input beyond half the last-level cache: the rows with their borders (232 bytes,
+  // adjacent along each plane), filled or copied, go through staged lines; a small pad keeps
+  // regular stores.
   const Program large =
       CompilePadding({32, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
   ASSERT_EQ(large.steps.size(), 1u);
@@ -84,7 +84,7 @@ TEST(PaddingProgramTest, LargeFramedRowsAreStagedLines) {
   const Program reflect =
       CompilePadding({32, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_REFLECTION);
   ASSERT_EQ(reflect.steps.size(), 1u);
-  EXPECT_FALSE(reflect.steps[0].plan.store.staged_lines);  // copied borders
+  EXPECT_TRUE(reflect.steps[0].plan.store.staged_lines);
   const Program small =
       CompilePadding({1, 64, 56, 56}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_CONSTANT);
   ASSERT_EQ(small.steps.size(), 1u);
