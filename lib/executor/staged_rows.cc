@@ -46,11 +46,17 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   // too), are prefetched ahead_bytes ahead along each line.
   const bool prefetch = kContiguous && line_in_stride_bytes > 0 &&
                         static_cast<uint64_t>(line_in_stride_bytes) <= row_bytes + 64;
-  // Copied border items: to[k] = in[src_bytes[k]].
-  const auto copy_items = [](uint8_t* to, const uint8_t* in, const int64_t* src_bytes,
-                             uint32_t items) {
-    for (uint32_t k = 0; k < items; ++k) {
-      std::memcpy(to + k * sizeof(T), in + src_bytes[k], sizeof(T));
+  // Copied border items of n rows: item j of row k (at + k * framed_bytes) is the element at
+  // src_bytes[j] from row k's first source element. Item by item, rows in the inner loop.
+  const auto copy_items = [&](uint8_t* at, const uint8_t* src, int64_t src_stride_bytes,
+                              uint64_t n, const int64_t* src_bytes, uint32_t items) {
+    for (uint32_t j = 0; j < items; ++j) {
+      uint8_t* to = at + j * sizeof(T);
+      const uint8_t* from = src + src_bytes[j];
+      for (uint64_t k = 0; k < n; ++k) {
+        std::memcpy(to + k * framed_bytes, from + static_cast<int64_t>(k) * src_stride_bytes,
+                    sizeof(T));
+      }
     }
   };
   // `n` framed rows at `at`, row k's interior from src + k * src_stride_bytes. Filled borders
@@ -73,12 +79,9 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       }
     }
     if constexpr (!kFill) {
-      for (uint64_t k = 0; k < n; ++k) {
-        uint8_t* to = at + k * framed_bytes;
-        const uint8_t* in = src + static_cast<int64_t>(k) * src_stride_bytes;
-        copy_items(to, in, b.left_src_bytes, left_items);
-        copy_items(to + left_bytes + row_bytes, in, b.right_src_bytes, right_items);
-      }
+      copy_items(at, src, src_stride_bytes, n, b.left_src_bytes, left_items);
+      copy_items(at + left_bytes + row_bytes, src, src_stride_bytes, n, b.right_src_bytes,
+                 right_items);
     }
   };
   // Rows per batch (per frame call, per prefetch step).
