@@ -37,7 +37,7 @@ constexpr size_t kHugePageBytes = 2u << 20;
 constexpr size_t kHugePageThresholdBytes = 4u << 20;
 
 // DMLCPU_BENCH_SMALL_PAGES=1: the large buffers keep their 2 MiB alignment but refuse huge
-// pages, so that a Linux run sees the 4 KiB pages a Windows build under wine gets.
+// pages (4 KiB pages), in both builds: the control for page-size effects.
 bool SmallPagesRequested() {
   static const bool small = [] {
     const char* value = std::getenv("DMLCPU_BENCH_SMALL_PAGES");
