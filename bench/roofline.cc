@@ -5,6 +5,10 @@
 #include <immintrin.h>
 #if defined(_WIN32)
 #include <malloc.h>  // _aligned_malloc (msvcrt has no aligned_alloc)
+#ifndef NOMINMAX
+#define NOMINMAX  // windows.h's min and max macros would break std::min
+#endif
+#include <windows.h>
 #else
 #include <sys/mman.h>
 #endif
@@ -31,6 +35,49 @@ namespace {
 // Buffers from this size on are 2 MiB aligned and ask for transparent huge pages.
 constexpr size_t kHugePageBytes = 2u << 20;
 constexpr size_t kHugePageThresholdBytes = 4u << 20;
+
+// DMLCPU_BENCH_SMALL_PAGES=1: the large buffers keep their 2 MiB alignment but refuse huge
+// pages (4 KiB pages), in both builds: the control for page-size effects.
+bool SmallPagesRequested() {
+  static const bool small = [] {
+    const char* value = std::getenv("DMLCPU_BENCH_SMALL_PAGES");
+    return value != nullptr && value[0] != '\0' && std::strcmp(value, "0") != 0;
+  }();
+  return small;
+}
+
+#if defined(_WIN32) && defined(__x86_64__)
+// Wine on Linux maps a Windows process's memory with mmap, and (wine 8.0) refuses
+// MEM_LARGE_PAGES with ERROR_INVALID_PARAMETER; there the kernel's madvise, called directly, gives
+// the buffer the transparent huge pages a Linux build asks for. Never on Windows itself.
+bool UnderWineOnLinux() {
+  static const bool under_wine_on_linux = [] {
+    using HostVersionFn = void (*)(const char** sysname, const char** release);
+    const HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+    if (ntdll == nullptr) return false;
+    const auto host_version = reinterpret_cast<HostVersionFn>(
+        reinterpret_cast<void*>(GetProcAddress(ntdll, "wine_get_host_version")));
+    if (host_version == nullptr) return false;
+    const char* sysname = nullptr;
+    const char* release = nullptr;
+    host_version(&sysname, &release);
+    return sysname != nullptr && std::strcmp(sysname, "Linux") == 0;
+  }();
+  return under_wine_on_linux;
+}
+
+// Linux x86-64 madvise(2) (system call 28); returns 0 or -errno.
+long LinuxMadvise(void* address, size_t size_bytes, long advice) {
+  long result;
+  __asm__ volatile("syscall"
+                   : "=a"(result)
+                   : "a"(28L), "D"(address), "S"(size_bytes), "d"(advice)
+                   : "rcx", "r11", "memory");
+  return result;
+}
+constexpr long kLinuxMadvHugePage = 14;
+constexpr long kLinuxMadvNoHugePage = 15;
+#endif
 }  // namespace
 
 AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
@@ -43,8 +90,15 @@ AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
   data_ = static_cast<uint8_t*>(std::aligned_alloc(alignment, rounded_bytes));
 #endif
   if (data_ == nullptr) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (alignment == kHugePageBytes) madvise(data_, rounded_bytes, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE)
+  if (alignment == kHugePageBytes) {
+    madvise(data_, rounded_bytes, SmallPagesRequested() ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+  }
+#elif defined(_WIN32) && defined(__x86_64__)
+  if (alignment == kHugePageBytes && UnderWineOnLinux()) {
+    LinuxMadvise(data_, rounded_bytes,
+                 SmallPagesRequested() ? kLinuxMadvNoHugePage : kLinuxMadvHugePage);
+  }
 #endif
 }
 

@@ -21,8 +21,10 @@
 
 namespace dmlcpu_bench {
 
-// A 64-byte aligned, zero-initialised-on-demand heap buffer. Above 4 MiB it is 2 MiB aligned and
-// asks for transparent huge pages (madvise), as NumPy does for its large arrays.
+// A 64-byte aligned, zero-initialised-on-demand heap buffer. From 4 MiB on it is 2 MiB aligned and
+// asks for transparent huge pages (madvise), as NumPy does for its large arrays; the Windows build
+// does the same when it runs under wine on Linux, so that both builds get the same pages. With
+// DMLCPU_BENCH_SMALL_PAGES=1 (any value but empty or "0") both refuse huge pages instead.
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;
