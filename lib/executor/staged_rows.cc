@@ -84,8 +84,7 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
                  right_items);
     }
   };
-  // Rows per batch (per frame call, per prefetch step).
-  constexpr uint64_t kMaxBatchRows = 32;
+  constexpr uint64_t kMaxBatchRows = Tuning::kStagedBatchRows;
   LineStager stager(plan.kernel_set->copy_bytes_stream_unfenced);
   uint8_t* to = nullptr;
   // `count` border rows of the line whose first source row is line_in: filled, or row k a copy
