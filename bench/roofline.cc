@@ -36,6 +36,7 @@ namespace {
 constexpr size_t kHugePageBytes = 2u << 20;
 constexpr size_t kHugePageThresholdBytes = 4u << 20;
 
+#if defined(MADV_HUGEPAGE) || (defined(_WIN32) && defined(__x86_64__))
 // DMLCPU_BENCH_SMALL_PAGES=1: the large buffers keep their 2 MiB alignment but refuse huge
 // pages (4 KiB pages), in both builds: the control for page-size effects.
 bool SmallPagesRequested() {
@@ -45,6 +46,7 @@ bool SmallPagesRequested() {
   }();
   return small;
 }
+#endif
 
 #if defined(_WIN32) && defined(__x86_64__)
 // Wine on Linux maps a Windows process's memory with mmap, and (wine 8.0) refuses
@@ -96,8 +98,15 @@ AlignedBuffer::AlignedBuffer(size_t size_bytes) : size_bytes_(size_bytes) {
   }
 #elif defined(_WIN32) && defined(__x86_64__)
   if (alignment == kHugePageBytes && UnderWineOnLinux()) {
-    LinuxMadvise(data_, rounded_bytes,
-                 SmallPagesRequested() ? kLinuxMadvNoHugePage : kLinuxMadvHugePage);
+    // A refusal (THP disabled, a wine that intercepts system calls) would silently leave this
+    // build on other pages than the Linux build: say so once.
+    static std::atomic<bool> warned{false};
+    const long result = LinuxMadvise(
+        data_, rounded_bytes, SmallPagesRequested() ? kLinuxMadvNoHugePage : kLinuxMadvHugePage);
+    if (result != 0 && !warned.exchange(true)) {
+      std::fprintf(stderr, "dmlcpu_bench: madvise under wine failed (%ld): buffers keep the "
+                           "default pages\n", result);
+    }
   }
 #endif
 }

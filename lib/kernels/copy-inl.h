@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The copy kernels, compiled once per SIMD target (kernels.cc): copy_bytes, copy_strided and
-// their stream variants. Contracts are those of kernels.h; every vector load or store is
-// bounds-checked against the exact extent of its operand, and tails are scalar loops.
+// their stream variants, frame_rows. Contracts are those of kernels.h; every vector load or
+// store is bounds-checked against the exact extent of its operand (frame_rows' stores against
+// its window and spill), and tails are scalar loops.
 //
 // Paths (vector paths only on targets with vectors, i.e. not HWY_SCALAR):
 // - copy_bytes: memcpy, but a vector loop for 512 B-256 KiB (glibc's `rep movsb` range).

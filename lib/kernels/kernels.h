@@ -8,7 +8,7 @@
 // - Data pointers are host addresses with no alignment promise; `offsets_bytes` arrays are
 //   int64_t arrays (8-byte aligned). Strides are in bytes, may be negative or zero (zero only
 //   where stated), and address exactly `count` elements: a kernel never touches a byte outside
-//   [first element, last element] of each operand.
+//   [first element, last element] of each operand (frame_rows' scratch dst: see its spill).
 // - dst never overlaps src or indices, and dst elements never overlap each other (the planner
 //   rejects self-overlapping outputs). `offsets_bytes` may alias nothing else.
 // - dim_size is in [1, 2^32 - 1] (a tensor spans at most 2^32 - 1 elements), and the planner

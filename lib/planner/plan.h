@@ -134,9 +134,9 @@ struct RowBorders {
   // Border rows of each line (the loop just outside the row, PADDING's next dimension):
   // `top_rows` rows just before the line's first row and `bottom_rows` just after its last, each
   // with its left and right borders, written by the unit range that writes that first / last
-  // row. Only on plans that RunWholeRows runs (tiling none, one piece per row, regular stores,
-  // no input-stream prefetch). !fill: border row k copies the source row this many bytes from
-  // the line's first source row (a row of the same source line).
+  // row. Only on plans that RunWholeRows or staged lines run (tiling none, one piece per row,
+  // regular-store row kernels, no input-stream prefetch). !fill: border row k copies the
+  // source row this many bytes from the line's first source row (a row of the same line).
   static constexpr uint32_t kMaxCopiedRows = 8;  // per side, when copied from the source line
   uint32_t top_rows = 0;
   uint32_t bottom_rows = 0;

@@ -954,58 +954,69 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
 }
 
 // frame_rows of every set (the scalar one included) against a plain loop: every row width up
-// to 300 bytes for elements of 1, 2, 4 and 8 bytes, borders of 0 to 48 bytes (past the vector
-// path's 32), contiguous, gapped and reversed source rows flush against a guard page (a read
-// outside the rows faults). Before the framed rows nothing changes; after them only the
-// kFrameSpillBytes may.
+// to 300 bytes for elements of 1, 2, 4 and 8 bytes; borders of 0 to 48 bytes (past the vector
+// path's 32), every border width around the 16- and 32-byte moves for rows up to 64 bytes;
+// contiguous, gapped and reversed source rows whose first or last byte lies against a guard
+// page. Before the framed rows nothing changes; after them only the kFrameSpillBytes may.
 TEST(FrameRowsTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0xf4a3e5);
   constexpr uint8_t kSentinel = 0xA5;
   std::vector<const KernelSet*> sets = AllSupportedKernels();
   sets.push_back(&ScalarKernels());
+  const auto check = [&](size_t width, size_t row_bytes, size_t rows, size_t left_bytes,
+                         size_t right_bytes, int layout) {
+    const size_t framed_bytes = left_bytes + row_bytes + right_bytes;
+    // layout 0: contiguous, 1: gaps between rows, 2: reversed (and gapped)
+    const int64_t pitch_bytes =
+        static_cast<int64_t>(row_bytes + (layout == 0 ? 0 : rng() % 70));
+    const int64_t src_stride_bytes = layout == 2 ? -pitch_bytes : pitch_bytes;
+    const size_t span_bytes = (rows - 1) * static_cast<size_t>(pitch_bytes) + row_bytes;
+    GuardedRegion region(span_bytes);
+    const bool flush_end = rng() % 2 == 0;
+    uint8_t* lowest = flush_end ? region.end() - span_bytes : region.begin();
+    for (size_t k = 0; k < span_bytes; ++k) lowest[k] = static_cast<uint8_t>(rng());
+    const uint8_t* src = layout == 2 ? lowest + (rows - 1) * pitch_bytes : lowest;
+    uint8_t pattern[64];
+    for (size_t k = 0; k < width; ++k) pattern[k] = static_cast<uint8_t>(rng());
+    for (size_t k = width; k < 64; ++k) pattern[k] = pattern[k - width];
+
+    const size_t body_bytes = rows * framed_bytes;
+    std::vector<uint8_t> want(kGuardBytes + body_bytes + kFrameSpillBytes + kGuardBytes,
+                              kSentinel);
+    for (size_t r = 0; r < rows; ++r) {
+      uint8_t* to = want.data() + kGuardBytes + r * framed_bytes;
+      for (size_t k = 0; k < left_bytes; ++k) to[k] = pattern[k % width];
+      std::memcpy(to + left_bytes, src + static_cast<int64_t>(r) * src_stride_bytes, row_bytes);
+      for (size_t k = 0; k < right_bytes; ++k) to[left_bytes + row_bytes + k] = pattern[k % width];
+    }
+    for (const KernelSet* set : sets) {
+      std::vector<uint8_t> got(want.size(), kSentinel);
+      set->frame_rows(got.data() + kGuardBytes, src, src_stride_bytes, rows, row_bytes,
+                      left_bytes, right_bytes, pattern);
+      const auto spill = got.begin() + static_cast<ptrdiff_t>(kGuardBytes + body_bytes);
+      ASSERT_TRUE(std::equal(got.begin(), spill, want.begin()) &&
+                  std::equal(spill + kFrameSpillBytes, got.end(),
+                             want.begin() + (spill + kFrameSpillBytes - got.begin())))
+          << set->name << ": width " << width << " row_bytes " << row_bytes << " rows " << rows
+          << " borders " << left_bytes << "/" << right_bytes << " stride " << src_stride_bytes;
+    }
+  };
   for (size_t width : {1, 2, 4, 8}) {
     for (size_t row_bytes = width; row_bytes <= 300; row_bytes += width) {
-      const size_t rows = 1 + rng() % 9;
-      const size_t left_bytes = rng() % (48 / width + 1) * width;
-      const size_t right_bytes = rng() % (48 / width + 1) * width;
-      const size_t framed_bytes = left_bytes + row_bytes + right_bytes;
-      const int layout = static_cast<int>(rng() % 3);  // contiguous, gaps, reversed
-      const int64_t pitch_bytes =
-          static_cast<int64_t>(row_bytes + (layout == 0 ? 0 : rng() % 70));
-      const int64_t src_stride_bytes = layout == 2 ? -pitch_bytes : pitch_bytes;
-      const size_t span_bytes = (rows - 1) * static_cast<size_t>(pitch_bytes) + row_bytes;
-      GuardedRegion region(span_bytes);
-      const bool flush_end = rng() % 2 == 0;
-      uint8_t* lowest = flush_end ? region.end() - span_bytes : region.begin();
-      for (size_t k = 0; k < span_bytes; ++k) lowest[k] = static_cast<uint8_t>(rng());
-      const uint8_t* src = layout == 2 ? lowest + (rows - 1) * pitch_bytes : lowest;
-      uint8_t pattern[64];
-      for (size_t k = 0; k < width; ++k) pattern[k] = static_cast<uint8_t>(rng());
-      for (size_t k = width; k < 64; ++k) pattern[k] = pattern[k - width];
-
-      const size_t body_bytes = rows * framed_bytes;
-      std::vector<uint8_t> want(kGuardBytes + body_bytes + kFrameSpillBytes + kGuardBytes,
-                                kSentinel);
-      for (size_t r = 0; r < rows; ++r) {
-        uint8_t* to = want.data() + kGuardBytes + r * framed_bytes;
-        for (size_t k = 0; k < left_bytes; ++k) to[k] = pattern[k % width];
-        std::memcpy(to + left_bytes, src + static_cast<int64_t>(r) * src_stride_bytes,
-                    row_bytes);
-        for (size_t k = 0; k < right_bytes; ++k) {
-          to[left_bytes + row_bytes + k] = pattern[k % width];
+      if (row_bytes <= 64) {
+        std::vector<size_t> borders;
+        for (size_t b : {size_t{0}, width, 16 - width, size_t{16}, 16 + width, 32 - width,
+                         size_t{32}, 32 + width, size_t{48}}) {
+          if (b % width == 0) borders.push_back(b);
         }
-      }
-      for (const KernelSet* set : sets) {
-        std::vector<uint8_t> got(want.size(), kSentinel);
-        set->frame_rows(got.data() + kGuardBytes, src, src_stride_bytes, rows, row_bytes,
-                        left_bytes, right_bytes, pattern);
-        const auto spill = got.begin() + static_cast<ptrdiff_t>(kGuardBytes + body_bytes);
-        ASSERT_TRUE(std::equal(got.begin(), spill, want.begin()) &&
-                    std::equal(spill + kFrameSpillBytes, got.end(),
-                               want.begin() + (spill + kFrameSpillBytes - got.begin())))
-            << set->name << ": width " << width << " row_bytes " << row_bytes << " rows "
-            << rows << " borders " << left_bytes << "/" << right_bytes << " stride "
-            << src_stride_bytes;
+        for (size_t left_bytes : borders) {
+          for (size_t right_bytes : borders) {
+            check(width, row_bytes, 3, left_bytes, right_bytes, static_cast<int>(rng() % 3));
+          }
+        }
+      } else {
+        check(width, row_bytes, 1 + rng() % 9, rng() % (48 / width + 1) * width,
+              rng() % (48 / width + 1) * width, static_cast<int>(rng() % 3));
       }
     }
   }
