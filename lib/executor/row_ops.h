@@ -172,6 +172,23 @@ inline void GatherChunk(const Plan& plan, uint8_t* out, int64_t out_stride_bytes
   if (plan.store.non_temporal) plan.copy_run(out, stage, n * plan.elem_bytes);
 }
 
+// Copied border items (RowBorders) of n rows: item j of row k, at out + k * out_pitch_bytes +
+// j * sizeof(T), is the element at src_bytes[j] from src + k * src_stride_bytes. Item by item,
+// the rows in the inner loop.
+template <typename T>
+inline void CopyBorderItems(uint8_t* out, uint64_t out_pitch_bytes, const uint8_t* src,
+                            int64_t src_stride_bytes, uint64_t n, const int64_t* src_bytes,
+                            uint32_t items) {
+  for (uint32_t j = 0; j < items; ++j) {
+    uint8_t* to = out + j * sizeof(T);
+    const uint8_t* from = src + src_bytes[j];
+    for (uint64_t k = 0; k < n; ++k) {
+      std::memcpy(to + k * out_pitch_bytes, from + static_cast<int64_t>(k) * src_stride_bytes,
+                  sizeof(T));
+    }
+  }
+}
+
 // Writes `items` border elements of width sizeof(T) from `out` on: the plan's fill element, or
 // src_row[src_bytes[k]] (RowBorders).
 template <typename T>
@@ -182,9 +199,7 @@ inline void WriteBorderItems(uint8_t* out, const RowBorders& b, const uint8_t* s
     std::memcpy(&v, &b.fill_bits, sizeof(T));  // the low bytes (little-endian)
     for (uint32_t k = 0; k < items; ++k) std::memcpy(out + k * sizeof(T), &v, sizeof(T));
   } else {
-    for (uint32_t k = 0; k < items; ++k) {
-      std::memcpy(out + k * sizeof(T), src_row + src_bytes[k], sizeof(T));
-    }
+    CopyBorderItems<T>(out, 0, src_row, 0, 1, src_bytes, items);
   }
 }
 

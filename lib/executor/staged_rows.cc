@@ -46,19 +46,6 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
   // too), are prefetched ahead_bytes ahead along each line.
   const bool prefetch = kContiguous && line_in_stride_bytes > 0 &&
                         static_cast<uint64_t>(line_in_stride_bytes) <= row_bytes + 64;
-  // Copied border items of n rows: item j of row k (at + k * framed_bytes) is the element at
-  // src_bytes[j] from row k's first source element. Item by item, rows in the inner loop.
-  const auto copy_items = [&](uint8_t* at, const uint8_t* src, int64_t src_stride_bytes,
-                              uint64_t n, const int64_t* src_bytes, uint32_t items) {
-    for (uint32_t j = 0; j < items; ++j) {
-      uint8_t* to = at + j * sizeof(T);
-      const uint8_t* from = src + src_bytes[j];
-      for (uint64_t k = 0; k < n; ++k) {
-        std::memcpy(to + k * framed_bytes, from + static_cast<int64_t>(k) * src_stride_bytes,
-                    sizeof(T));
-      }
-    }
-  };
   // `n` framed rows at `at`, row k's interior from src + k * src_stride_bytes. Filled borders
   // are written before the interiors (their moves may spill into them), copied ones after.
   const kernels::FrameRowsFn frame_rows = plan.kernel_set->frame_rows;
@@ -79,12 +66,12 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       }
     }
     if constexpr (!kFill) {
-      copy_items(at, src, src_stride_bytes, n, b.left_src_bytes, left_items);
-      copy_items(at + left_bytes + row_bytes, src, src_stride_bytes, n, b.right_src_bytes,
-                 right_items);
+      CopyBorderItems<T>(at, framed_bytes, src, src_stride_bytes, n, b.left_src_bytes,
+                         left_items);
+      CopyBorderItems<T>(at + left_bytes + row_bytes, framed_bytes, src, src_stride_bytes, n,
+                         b.right_src_bytes, right_items);
     }
   };
-  constexpr uint64_t kMaxBatchRows = Tuning::kStagedBatchRows;
   LineStager stager(plan.kernel_set->copy_bytes_stream_unfenced);
   uint8_t* to = nullptr;
   // `count` border rows of the line whose first source row is line_in: filled, or row k a copy
@@ -128,7 +115,8 @@ void RunStagedRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uin
       to = stager.Seek(line_out + first_row * framed_bytes, to);
     }
     for (uint64_t r = first_row; r < last_row;) {
-      const uint64_t n = std::min({last_row - r, stager.Room(to) / framed_bytes, kMaxBatchRows});
+      const uint64_t n = std::min({last_row - r, stager.Room(to) / framed_bytes,
+                                 Tuning::kStagedBatchRows});
       const int64_t n_in_bytes = static_cast<int64_t>(n) * line_in_stride_bytes;
       if (prefetch) prefetch_upto(reinterpret_cast<uintptr_t>(row_in + n_in_bytes) + ahead_bytes);
       frame(to, row_in, line_in_stride_bytes, n);

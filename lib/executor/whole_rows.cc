@@ -82,18 +82,11 @@ void RunFramedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint6
   const uint64_t framed_bytes = static_cast<uint64_t>(left_bytes) + row_bytes + right_bytes;
   alignas(32) uint8_t pattern[64];  // the fill element repeated
   if constexpr (kFill) MakeFillPattern<T>(b.fill_bits, pattern);
-  // Copied border items: to[k] = in[src_bytes[k]].
-  const auto copy_items = [](uint8_t* to, const uint8_t* in, const int64_t* src_bytes,
-                             uint32_t items) {
-    for (uint32_t k = 0; k < items; ++k) {
-      std::memcpy(to + k * sizeof(T), in + src_bytes[k], sizeof(T));
-    }
-  };
   const auto row_op = [&](uint8_t* out, const uint8_t* in) {
     if constexpr (kFill) {
       FillFromPattern(out - left_bytes, pattern, static_cast<uint64_t>(left_bytes));
     } else {
-      copy_items(out - left_bytes, in, b.left_src_bytes, left_items);
+      CopyBorderItems<T>(out - left_bytes, 0, in, 0, 1, b.left_src_bytes, left_items);
     }
     if constexpr (S == Strategy::kStridedRows) {
       plan.copy_strided(out, row.out_stride_bytes, in, row.in_stride_bytes, row_items);
@@ -103,7 +96,7 @@ void RunFramedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint6
     if constexpr (kFill) {
       FillFromPattern(out + row_bytes, pattern, right_bytes);
     } else {
-      copy_items(out + row_bytes, in, b.right_src_bytes, right_items);
+      CopyBorderItems<T>(out + row_bytes, 0, in, 0, 1, b.right_src_bytes, right_items);
     }
   };
   // Border rows: `count` rows from out on, row k from line_in + src_bytes[k].
