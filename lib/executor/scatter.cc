@@ -392,9 +392,12 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
   const uint64_t begin = slices == 1 ? 0 : size * slice / slices;
   const uint64_t end = slices == 1 ? size : size * (slice + 1) / slices;
   const uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
-  uint8_t* block = plan.block_bytes != 0 && args.scratch != nullptr ? args.scratch->Acquire()
-                                                                     : nullptr;
-  if (block != nullptr) {
+  // The fused block serves only a copy; in place the strips update the output directly.
+  uint8_t* block = plan.block_bytes != 0 && args.scratch != nullptr &&
+                           (!plan.fused_block || copy)
+                       ? args.scratch->Acquire()
+                       : nullptr;
+  if (block != nullptr && !plan.fused_block) {
     for (uint64_t b = begin; b < end; b += strip) {
       ApplyStripInBlock(plan, args, block, static_cast<int64_t>(b),
                         static_cast<int64_t>(std::min(strip, end - b)));
@@ -405,10 +408,24 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
   for (uint64_t b = begin; b < end; b += strip) {
     const auto first = static_cast<int64_t>(b);
     l.size = static_cast<int64_t>(std::min(strip, end - b));
-    if (copy) CopyStripRegion(plan, args, loops, first * l.out_stride_bytes);
-    WalkUpdates(plan, args, loops, first * l.out_stride_bytes, first * l.upd_stride_bytes,
+    const int64_t out_off = first * l.out_stride_bytes;
+    if (block != nullptr) {
+      // plan.fused_block: the strip's span copied into the block, updated there (the block
+      // stands for the output from out_off on), then streamed out.
+      const auto span_bytes = static_cast<size_t>(l.size * l.out_stride_bytes);
+      std::memcpy(block, args.input + out_off, span_bytes);
+      ScatterArgs in_block = args;
+      in_block.output = block;
+      WalkUpdates(plan, in_block, loops, 0, first * l.upd_stride_bytes,
+                  first * l.idx_stride_bytes, 0, kAllKeys);
+      plan.stream_block(args.output + out_off, block, span_bytes);
+      continue;
+    }
+    if (copy) CopyStripRegion(plan, args, loops, out_off);
+    WalkUpdates(plan, args, loops, out_off, first * l.upd_stride_bytes,
                 first * l.idx_stride_bytes, 0, kAllKeys);
   }
+  if (block != nullptr) args.scratch->Release(block);
 }
 
 }  // namespace

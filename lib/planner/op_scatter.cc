@@ -219,6 +219,17 @@ void FuseScatterCopy(const ScatterGeometry& g, ScatterPlan* plan) {
     plan->block_bytes = item_bytes * strip_items;
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
+  // Rows (split loop 0) of a contiguous axis (loop 1) packed back to back: a strip's region is
+  // one span of strip_items rows.
+  const ScatterLoop& outer = plan->loops[0];
+  if (plan->loop_count == 2 && plan->fused_axis_loop == 1 && plan->split_loop == 0 &&
+      plan->components[0].pitch_bytes == static_cast<int64_t>(g.output.elem_bytes) &&
+      outer.out_stride_bytes == static_cast<int64_t>(item_bytes) &&
+      item_bytes * strip_items <= kMaxScatterBlockBytes) {
+    plan->block_bytes = item_bytes * strip_items;
+    plan->fused_block = true;
+    plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
+  }
 }
 
 }  // namespace
@@ -520,8 +531,9 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
     s += "    out of place, the input copied in one strip at a time before its updates\n";
   }
   if (plan.block_bytes != 0) {
-    s += StrFormat("    each strip assembled in a scratch block of %llu bytes\n",
-                   static_cast<unsigned long long>(plan.block_bytes));
+    s += StrFormat("    each strip assembled in a scratch block of %llu bytes%s\n",
+                   static_cast<unsigned long long>(plan.block_bytes),
+                   plan.fused_block ? " (copied from the input, streamed to the output)" : "");
   }
   if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
   if (plan.apply_indexed != nullptr) {

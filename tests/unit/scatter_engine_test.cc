@@ -574,7 +574,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   };
   const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT8,
                                         DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64};
-  int fused = 0, blocks = 0;
+  int fused = 0, blocks = 0, fused_blocks = 0;
   for (int iteration = 0; iteration < 96; ++iteration) {
     const Shape& shape = shapes[iteration % 8];
     const bool packed = iteration % 3 != 2;
@@ -593,7 +593,10 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     // Broadcast indices along the row give rows of one tuple and key ranges: not fused; the
     // output then gets the input first, as the program's copy step would.
     fused += plan.fused_copy;
-    blocks += plan.block_bytes != 0;
+    blocks += plan.block_bytes != 0 && !plan.fused_block;
+    fused_blocks += plan.fused_block;
+    // Strips in a block are spans of whole rows along the last axis.
+    if (plan.fused_block) EXPECT_EQ(shape.axis + 1, shape.sizes.size());
     const std::vector<uint8_t> expected = RunReference(*c, c->output.data);
     ScratchPool pool(std::max<uint64_t>(plan.block_bytes, 1), 4);
     std::vector<uint8_t> start = c->output.data;
@@ -620,6 +623,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   }
   EXPECT_GT(fused, 64);
   EXPECT_GT(blocks, 10);
+  EXPECT_GT(fused_blocks, 10);
 }
 
 // Rows of one tuple streamed in a large output (kMinSpreadStreamRowBytes and up): row sizes
@@ -727,13 +731,15 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {1, 4096}, {1, 4096}, 0, 0);
   EXPECT_FALSE(p.fused_copy);
   EXPECT_EQ(p.block_bytes, 0u);
-  // Axis 1: rows are split, 16 rows of 16 KiB per fused strip.
+  // Axis 1: rows are split, 16 rows of 16 KiB per fused strip, each strip one span assembled
+  // in a block.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
   EXPECT_EQ(p.split_loop, 0u);
   EXPECT_TRUE(p.fused_copy);
   EXPECT_EQ(p.fused_axis_loop, 1u);
   EXPECT_EQ(p.strip_items, 16u);
-  EXPECT_EQ(p.block_bytes, 0u);
+  EXPECT_TRUE(p.fused_block);
+  EXPECT_EQ(p.block_bytes, 256u << 10);
   // Rank 1 into bins: no destination loop, key ranges.
   p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
