@@ -193,8 +193,9 @@ bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
 }
 
 // Marks the copy fused (the binding is set by the caller) and strips the split loop so that one
-// strip's region, copied and then updated, is about kFusedStripBytes.
-void FuseScatterCopy(const ScatterGeometry& g, ScatterPlan* plan) {
+// strip's region, copied and then updated, is about kFusedStripBytes. stream_output: the output
+// is large enough to be streamed (ScatterSettings::stream_threshold_bytes).
+void FuseScatterCopy(const ScatterGeometry& g, bool stream_output, ScatterPlan* plan) {
   plan->fused_copy = true;
   plan->fused_axis_loop = AxisLoop(*plan);
   plan->copy_region_row =
@@ -220,13 +221,15 @@ void FuseScatterCopy(const ScatterGeometry& g, ScatterPlan* plan) {
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
   // Rows (split loop 0) of a contiguous axis (loop 1) packed back to back: a strip's region is
-  // one span of strip_items rows.
+  // one span of strip_items rows. A smaller output keeps the fused copy: it stays in the cache.
   const ScatterLoop& outer = plan->loops[0];
-  if (plan->loop_count == 2 && plan->fused_axis_loop == 1 && plan->split_loop == 0 &&
+  if (stream_output && plan->loop_count == 2 && plan->fused_axis_loop == 1 &&
+      plan->split_loop == 0 &&
       plan->components[0].pitch_bytes == static_cast<int64_t>(g.output.elem_bytes) &&
       outer.out_stride_bytes == static_cast<int64_t>(item_bytes) &&
       item_bytes * strip_items <= kMaxScatterBlockBytes) {
-    plan->block_bytes = item_bytes * strip_items;
+    plan->block_bytes =
+        item_bytes * std::min(strip_items, static_cast<uint64_t>(outer.size));
     plan->fused_block = true;
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
@@ -347,7 +350,9 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     // tuple for a piece of a row; key ranges keep rows whole (one tuple read per row).
     plan->split_loop = kNoSplitLoop;
   }
-  if (CanFuseScatterCopy(g, *plan)) FuseScatterCopy(g, plan);
+  if (CanFuseScatterCopy(g, *plan)) {
+    FuseScatterCopy(g, g.output.total_bytes >= settings.stream_threshold_bytes, plan);
+  }
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
     // Key ranges make every slice read every index: for one index per element measured slower
     // than one thread on a 2-core VM (docs/performance.md#scatter), so those run inline; the
@@ -455,6 +460,7 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   scatter.uint16_as_bfloat16 = settings.scatter_bfloat16;
   scatter.concurrency = settings.concurrency;
   scatter.serial_cutoff_bytes = settings.tuning->scatter_serial_cutoff_bytes;
+  scatter.stream_threshold_bytes = settings.tuning->stream_threshold_bytes;
   Step step;
   step.kind = StepKind::kScatter;
   step.input_binding = updates;

@@ -31,6 +31,9 @@ struct ScatterSettings {
   bool uint16_as_bfloat16 = false;  // UINT16 data reduced as bfloat16 bit patterns
   uint32_t concurrency = 0;         // threads an Execute may use; 0 plans as for 2
   uint64_t serial_cutoff_bytes = uint64_t{64} << 10;
+  // Outputs of at least this size are written with non-temporal stores where a plan can
+  // (Tuning::stream_threshold_bytes): the fused block (ScatterPlan::fused_block).
+  uint64_t stream_threshold_bytes = uint64_t{32} << 20;
 };
 
 // Every rule of docs/semantics.md#scatter-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.

@@ -88,9 +88,10 @@ struct ScatterPlan {
   // or the output, updated there (its few pages stay in the TLB, its lines in L2), written back.
   // Without a free scratch slot a slice updates the output directly.
   // With fused_block instead: a SCATTER along the innermost of two loops whose strips' regions
-  // are each one contiguous span of the packed output (rows of the split loop): a strip's span
-  // is copied from the input into a scratch block, updated there and streamed to the output, so
-  // the output's lines are written without being read first (block_bytes: the largest span).
+  // are each one contiguous span of the packed output (rows of the split loop), the output at
+  // least ScatterSettings::stream_threshold_bytes: a strip's span is copied from the input into
+  // a scratch block, updated there and streamed to the output, so the output's lines are
+  // written without being read first (block_bytes: the largest span).
   uint64_t block_bytes = 0;
   bool fused_block = false;
   // block_bytes: writes a block's rows of whole lines back with non-temporal stores (unfenced).

@@ -588,6 +588,8 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     settings.uint16_as_bfloat16 = c->options.uint16_as_bfloat16;
     settings.concurrency = 3;
     settings.serial_cutoff_bytes = 0;
+    // Two of three passes over the shapes and types stream any output (the fused block).
+    settings.stream_threshold_bytes = (iteration / 32) % 2 == 0 ? 0 : uint64_t{32} << 20;
     ScatterPlan plan;
     ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
     // Broadcast indices along the row give rows of one tuple and key ranges: not fused; the
