@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/tuning.h"
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/status.h"
 #include "planner/plan.h"
@@ -31,9 +32,9 @@ struct ScatterSettings {
   bool uint16_as_bfloat16 = false;  // UINT16 data reduced as bfloat16 bit patterns
   uint32_t concurrency = 0;         // threads an Execute may use; 0 plans as for 2
   uint64_t serial_cutoff_bytes = uint64_t{64} << 10;
-  // Outputs of at least this size are written with non-temporal stores where a plan can
-  // (Tuning::stream_threshold_bytes): the fused block (ScatterPlan::fused_block).
-  uint64_t stream_threshold_bytes = uint64_t{32} << 20;
+  // Outputs of at least this size are written with non-temporal stores where a plan can: the
+  // fused block (ScatterPlan::fused_block).
+  uint64_t stream_threshold_bytes = kDefaultTuning.stream_threshold_bytes;
 };
 
 // Every rule of docs/semantics.md#scatter-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.
