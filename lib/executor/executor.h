@@ -10,13 +10,12 @@
 #include <memory>
 
 #include "dmlcpu/dmlcpu.h"
+#include "executor/scratch_pool.h"
 #include "planner/plan.h"
 #include "planner/scatter_plan.h"
 
 namespace dmlcpu {
 namespace internal {
-
-class ScratchPool;
 
 struct CoRunStep;
 
@@ -49,12 +48,46 @@ struct ScatterArgs {
   const uint8_t* input = nullptr;
   // Slots of at least ScatterPlan::block_bytes; null: none (slices update the output directly).
   ScratchPool* scratch = nullptr;
+  // ScatterPlan::owner_slots: the table RecordScatterOwners filled for this slice count; null:
+  // the slices take key ranges.
+  const uint8_t* owners = nullptr;
 };
 
 // Runs destination slice `slice` of `slices` of a scatter step on the calling thread (scatter.cc).
 // Slices never share a destination element; any slice count gives the same bytes.
 void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
                      uint64_t slices);
+
+// ScatterPlan::owner_slots: fills owners[0, owner_slots) with the slice, of `slices` (<= 255),
+// whose share of the line loop holds the last update to each destination written (scatter.cc).
+// Slots no update reaches are left as they were.
+void RecordScatterOwners(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slices,
+                         uint8_t* owners);
+
+// The arguments a scatter step's `slices` slices run with: with an owner table from
+// args.scratch when the plan takes one and a slot is free (released on destruction).
+class ScatterSliceArgs {
+ public:
+  ScatterSliceArgs(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slices)
+      : args_(args) {
+    if (plan.owner_slots == 0 || slices <= 1 || args.scratch == nullptr) return;
+    table_ = args.scratch->Acquire();
+    if (table_ == nullptr) return;
+    RecordScatterOwners(plan, args, slices, table_);
+    args_.owners = table_;
+  }
+  ~ScatterSliceArgs() {
+    if (table_ != nullptr) args_.scratch->Release(table_);
+  }
+  ScatterSliceArgs(const ScatterSliceArgs&) = delete;
+  ScatterSliceArgs& operator=(const ScatterSliceArgs&) = delete;
+
+  const ScatterArgs& args() const { return args_; }
+
+ private:
+  ScatterArgs args_;
+  uint8_t* table_ = nullptr;
+};
 
 // First out-of-range index found by a strict-mode scan.
 struct BadIndex {

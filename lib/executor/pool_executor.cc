@@ -62,9 +62,10 @@ void Executor::RunScatterOnEnginePool(const ScatterPlan& plan, const ScatterArgs
     RunScatterSlice(plan, args, 0, 1);
     return;
   }
+  const ScatterSliceArgs slice_args(plan, args, slices);
   std::atomic<uint64_t> handoff{0};
   handoff.store(0, std::memory_order_release);
-  ScatterPoolWork work = {&plan, &args, static_cast<uint32_t>(slices), &handoff};
+  ScatterPoolWork work = {&plan, &slice_args.args(), static_cast<uint32_t>(slices), &handoff};
   parallel_for_(parallel_for_context_, work.slices, &RunScatterPoolTask, &work);
   (void)handoff.load(std::memory_order_acquire);
 }

@@ -55,14 +55,34 @@ inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, in
   }
 }
 
+// ScatterPlan::owner_slots: a slice's view of the owner table. Keys it does not own are
+// dropped right after they are resolved.
+struct OwnerFilter {
+  const uint8_t* table;
+  uint32_t shift;
+  uint64_t key_span_bytes;
+  uint8_t slice;
+
+  void Drop(int64_t* keys, size_t n) const {
+    for (size_t i = 0; i < n; ++i) {
+      const auto key = static_cast<uint64_t>(keys[i]);
+      if (key >= key_span_bytes || table[key >> shift] != slice) {
+        keys[i] = kernels::kDroppedOffset;
+      }
+    }
+  }
+};
+
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
 // single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
 // apply_row(destination, update row) for the rows whose key is in range. kTouchAhead: the
-// rows are streamed (prefetch_bytes 0); each touches the row kTouchAheadRows ahead.
+// rows are streamed (prefetch_bytes 0); each touches the row kTouchAheadRows ahead. `owner`:
+// null, or only the rows it owns are applied.
 template <bool kTouchAhead, typename ApplyRow>
 void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                    uint64_t key_span, int64_t prefetch_bytes, const ApplyRow& apply_row) {
+                    uint64_t key_span, int64_t prefetch_bytes, const OwnerFilter* owner,
+                    const ApplyRow& apply_row) {
   int64_t keys[kChunkItems];
   for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
     const size_t n = static_cast<size_t>(
@@ -75,6 +95,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
       plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size, c.pitch_bytes,
                    keys);
     }
+    if (owner != nullptr) owner->Drop(keys, n);
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
     if (kTouchAhead && n > kTouchAheadRows) {
       const auto touch = [&](size_t i) {
@@ -118,13 +139,14 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
 template <bool kTouchAhead, typename ApplyRow>
 void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                    uint64_t key_end, int64_t prefetch_bytes, const ApplyRow& apply_row) {
+                    uint64_t key_end, int64_t prefetch_bytes, const OwnerFilter* owner,
+                    const ApplyRow& apply_row) {
   const uint32_t count = plan.loop_count;
   const uint64_t key_span = key_end - key_begin;
   if (count <= 2) {
     const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
     ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                                prefetch_bytes, apply_row);
+                                prefetch_bytes, owner, apply_row);
     return;
   }
   const uint32_t outer_count = count - 2;
@@ -134,7 +156,7 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   int64_t coord[kMaxRank] = {};
   for (uint64_t l = 0; l < lines; ++l) {
     ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                                prefetch_bytes, apply_row);
+                                prefetch_bytes, owner, apply_row);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
@@ -155,7 +177,7 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
 // or apply_run.
 void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                    int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                   uint64_t key_end) {
+                   uint64_t key_end, const OwnerFilter* owner = nullptr) {
   const ScatterLoop& row = loops[plan.loop_count - 1];
   const auto row_items = static_cast<size_t>(row.size);
   const size_t row_bytes = row_items * plan.elem_bytes;
@@ -170,7 +192,7 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
                (row.size - 1) * row.out_stride_bytes + 1);
   const auto walk = [&](const auto& apply_row) {
     WalkTupleLines<false>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
-                          prefetch_bytes, apply_row);
+                          prefetch_bytes, owner, apply_row);
   };
   if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
     walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
@@ -180,7 +202,7 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
     walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
   } else if (plan.stream_row != nullptr) {
     WalkTupleLines<true>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, 0,
-                         [&](uint8_t* dst, const uint8_t* src) {
+                         owner, [&](uint8_t* dst, const uint8_t* src) {
                            plan.stream_row(dst, src, row_bytes);
                          });
   } else {
@@ -378,6 +400,20 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
   }
   ScatterLoop loops[kMaxRank];
   std::copy(plan.loops, plan.loops + plan.loop_count, loops);
+  if (args.owners != nullptr && slices > 1) {
+    // A range of the line loop; of its rows, those the table says this slice writes last.
+    ScatterLoop& line = loops[plan.loop_count - 2];
+    const auto size = static_cast<uint64_t>(line.size);
+    const auto begin = static_cast<int64_t>(size * slice / slices);
+    line.size = static_cast<int64_t>(size * (slice + 1) / slices) - begin;
+    if (line.size == 0) return;
+    const OwnerFilter owner = {args.owners, plan.owner_shift, plan.key_span_bytes,
+                               static_cast<uint8_t>(slice)};
+    WalkTupleRows(plan, args, loops, begin * line.out_stride_bytes,
+                  begin * line.upd_stride_bytes, begin * line.idx_stride_bytes, 0, kAllKeys,
+                  &owner);
+    return;
+  }
   if (plan.split_loop == kNoSplitLoop) {
     // One slice: everything. Several: a range of destination keys each; every slice walks
     // every update.
@@ -429,6 +465,44 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
 }
 
 }  // namespace
+
+void RecordScatterOwners(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slices,
+                         uint8_t* owners) {
+  const uint32_t count = plan.loop_count;
+  const ScatterLoop& line = plan.loops[count - 2];
+  const auto size = static_cast<uint64_t>(line.size);
+  uint64_t lines = 1;
+  for (uint32_t d = 0; d + 2 < count; ++d) lines *= static_cast<uint64_t>(plan.loops[d].size);
+  int64_t coord[kMaxRank] = {};
+  int64_t out_off = 0, upd_off = 0, idx_off = 0;
+  int64_t keys[kChunkItems];
+  for (uint64_t l = 0; l < lines; ++l) {
+    uint8_t slice = 0;
+    uint64_t slice_end = size / slices;  // the first coordinate past slice 0's range
+    for (uint64_t i0 = 0; i0 < size; i0 += kChunkItems) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkItems, size - i0));
+      int64_t o = out_off + static_cast<int64_t>(i0) * line.out_stride_bytes;
+      for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
+      const uint8_t* idx =
+          args.indices + idx_off + static_cast<int64_t>(i0) * line.idx_stride_bytes;
+      for (uint32_t j = 0; j < plan.component_count; ++j) {
+        const ScatterComponent& c = plan.components[j];
+        plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size,
+                     c.pitch_bytes, keys);
+      }
+      for (size_t i = 0; i < n;) {
+        while (i0 + i >= slice_end) slice_end = size * (++slice + uint64_t{1}) / slices;
+        const size_t run_end = static_cast<size_t>(std::min<uint64_t>(n, slice_end - i0));
+        for (; i < run_end; ++i) {  // rows of one slice
+          const auto key = static_cast<uint64_t>(keys[i]);
+          if (key < plan.key_span_bytes) owners[key >> plan.owner_shift] = slice;
+        }
+      }
+    }
+    // The next line: odometer over the loops above the line loop (the row loop never moves).
+    if (count > 2) NextRow(plan.loops, count - 1, coord, &out_off, &upd_off, &idx_off);
+  }
+}
 
 void RunScatterSlice(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slice,
                      uint64_t slices) {

@@ -108,6 +108,7 @@ void Executor::RunScatter(const ScatterPlan& plan, const ScatterArgs& args) cons
     RunScatterSlice(plan, args, 0, 1);
     return;
   }
+  const ScatterSliceArgs slice_args(plan, args, slices);
   std::atomic<uint64_t> handoff{0};  // the same order for TSan as in Run
   handoff.store(0, std::memory_order_release);
   pool_->arena->execute([&] {
@@ -116,7 +117,9 @@ void Executor::RunScatter(const ScatterPlan& plan, const ScatterArgs& args) cons
           tbb::blocked_range<uint64_t>(0, slices, 1),
           [&](const tbb::blocked_range<uint64_t>& r) {
             (void)handoff.load(std::memory_order_acquire);
-            for (uint64_t s = r.begin(); s < r.end(); ++s) RunScatterSlice(plan, args, s, slices);
+            for (uint64_t s = r.begin(); s < r.end(); ++s) {
+              RunScatterSlice(plan, slice_args.args(), s, slices);
+            }
             handoff.fetch_add(1, std::memory_order_release);
           },
           tbb::static_partitioner());

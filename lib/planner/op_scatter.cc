@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/format.h"
+#include "core/portability.h"
 #include "planner/geometry.h"
 #include "planner/ops.h"
 #include "planner/program_builder.h"
@@ -385,6 +386,29 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
         plan->key_span_bytes >= kMinSpreadStreamSpanBytes))) {
     plan->stream_row = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
+  if (plan->reduction == kernels::ScatterReduction::kNone && plan->tuple_per_row &&
+      plan->split_loop == kNoSplitLoop && plan->max_slices > 1 && plan->loop_count >= 2 &&
+      static_cast<uint64_t>(plan->loops[plan->loop_count - 2].size) >=
+          kMinKeyRangeRowsPerSlice * plan->max_slices) {
+    // Key ranges would make every slice read the update rows around its own (prefetched):
+    // slices take ranges of the line loop and own destinations through a table instead.
+    // Every key is a sum of multiples of these strides, so a multiple of 2^shift: a shift,
+    // not a division, per key.
+    uint64_t strides = 0;
+    for (uint32_t d = 0; d + 1 < plan->loop_count; ++d) {
+      strides |= static_cast<uint64_t>(plan->loops[d].out_stride_bytes);
+    }
+    for (uint32_t j = 0; j < plan->component_count; ++j) {
+      strides |= static_cast<uint64_t>(plan->components[j].pitch_bytes);
+    }
+    const auto shift = static_cast<uint32_t>(strides == 0 ? 0 : CountTrailingZeros64(strides));
+    const uint64_t slots = ((plan->key_span_bytes - 1) >> shift) + 1;
+    if (slots <= kMaxScatterOwnerSlots) {
+      plan->owner_slots = slots;
+      plan->owner_shift = shift;
+      plan->max_slices = std::min<uint64_t>(plan->max_slices, 255);  // a slot is one byte
+    }
+  }
   if (plan->apply_elems == nullptr || plan->apply_run == nullptr) {
     return Status(StatusCode::kInternal, "scatter: no kernel for the type and reduction");
   }
@@ -481,6 +505,8 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
       program->steps[i].skip_in_place = true;
     }
   }
+  // The owner table lives in a scratch slot (without a free one the slices take key ranges).
+  program->max_pack_bytes = std::max(program->max_pack_bytes, step.scatter.owner_slots);
   program->steps.push_back(step);
   if (settings.strict_indices) {
     program->strict_indices = true;
@@ -541,6 +567,12 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
     s += StrFormat("    each strip assembled in a scratch block of %llu bytes%s\n",
                    static_cast<unsigned long long>(plan.block_bytes),
                    plan.fused_block ? " (copied from the input, streamed to the output)" : "");
+  }
+  if (plan.owner_slots != 0) {
+    s += StrFormat("    slices take ranges of loop %u; each destination written by the slice of "
+                   "its last update (a table of %llu slots, one per %llu bytes)\n",
+                   plan.loop_count - 2, static_cast<unsigned long long>(plan.owner_slots),
+                   static_cast<unsigned long long>(uint64_t{1} << plan.owner_shift));
   }
   if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
   if (plan.apply_indexed != nullptr) {

@@ -11,8 +11,8 @@
 // in [0, dim_size) (kClamp; kStrict has scanned every index first). Updates are applied in that
 // order per destination, so the last one wins (kNone) or reductions run in index order.
 //
-// Parallel work is partitioned by destination, never by update, so two threads never touch one
-// element and the bytes are the same for every thread count:
+// Parallel work is partitioned by destination, so two threads never touch one element and the
+// bytes are the same for every thread count:
 // - split loop: a loop with out_stride_bytes != 0 (a "destination loop": updates that differ in
 //   its coordinate never share a destination, because the output layout does not overlap) is cut
 //   into contiguous coordinate ranges, one per slice; each slice walks every other loop in order.
@@ -21,6 +21,11 @@
 //   and applies only those whose destination key (the offset of the item's first element) falls
 //   in its share of [0, key_span_bytes). Items are whole rows where a row shares one tuple, and
 //   distinct keys then never overlap.
+// - owners (owner_slots > 0; kNone rows of one tuple that would take key ranges): each slice
+//   walks a range of the line loop (loops[loop_count - 2]) and writes a row only where the
+//   table, filled first in update order, names it the slice of the destination's last update.
+//   Each update row is then read by one slice only (key ranges read the rows around every
+//   row a slice writes, through the hardware prefetchers).
 #ifndef DMLCPU_PLANNER_SCATTER_PLAN_H_
 #define DMLCPU_PLANNER_SCATTER_PLAN_H_
 
@@ -110,6 +115,10 @@ struct ScatterPlan {
   // stores (unfenced; one StoreFence per slice), so that a row landing in a cold part of a large
   // output is written without reading it first; else null.
   kernels::CopyBytesFn stream_row = nullptr;
+  // > 0: slices own destinations through a table of this many one-byte slots (scratch, filled
+  // by RecordScatterOwners), slot = key >> owner_shift: every key is a multiple of 2^owner_shift.
+  uint64_t owner_slots = 0;
+  uint32_t owner_shift = 0;
 };
 
 constexpr uint64_t kMinStreamRowBytes = 1024;
@@ -123,6 +132,8 @@ constexpr uint64_t kMinSpreadStreamSpanBytes = uint64_t{4} << 20;
 // ranges.
 constexpr uint64_t kMinSplitRowBytes = uint64_t{64} << 10;
 constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
+// The largest owner table (ScatterPlan::owner_slots): larger key spans keep key ranges.
+constexpr uint64_t kMaxScatterOwnerSlots = uint64_t{1} << 20;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 // A strip of a fused copy: the output it copies and then updates, kept in L2.
 constexpr uint64_t kFusedStripBytes = uint64_t{256} << 10;

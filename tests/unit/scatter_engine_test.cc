@@ -456,6 +456,7 @@ TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
   // Plans with one tuple per row by loop count (1, 2, 3 or more): the executor walks each
   // differently (a single row, one line, lines under an odometer).
   int tuple_rows[3] = {};
+  int owned = 0;  // plans whose slices own destinations through a table
   for (int iteration = 0; iteration < 3000; ++iteration) {
     std::unique_ptr<Case> c = RandomCase(rng);
     SCOPED_TRACE(c->text);
@@ -478,14 +479,34 @@ TEST(ScatterEngine, RandomAgainstReferenceForEverySliceCount) {
       const ScatterArgs args = {out.data(), c->updates.data.data(), c->indices.data.data()};
       for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, args, k, slices);
       ASSERT_EQ(out, expected) << "slices " << slices;
+      if (plan.owner_slots == 0 || slices == 1) continue;
+      // The same slices owning destinations through a table; the slots no update reaches keep
+      // whatever they held (here: random slice numbers).
+      std::vector<uint8_t> owners(plan.owner_slots);
+      for (uint8_t& o : owners) o = static_cast<uint8_t>(rng() % slices);
+      out = c->output.data;
+      CopyInput(g, c->input.data.data(), out.data());
+      ScatterArgs owned_args = args;
+      owned_args.output = out.data();
+      RecordScatterOwners(plan, owned_args, slices, owners.data());
+      owned_args.owners = owners.data();
+      for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, owned_args, k, slices);
+      ASSERT_EQ(out, expected) << "slices " << slices << " with owners";
     }
-    std::vector<uint8_t> out = c->output.data;
-    CopyInput(g, c->input.data.data(), out.data());
-    executor.RunScatter(plan, {out.data(), c->updates.data.data(), c->indices.data.data()});
-    ASSERT_EQ(out, expected) << "executor";
+    owned += plan.owner_slots != 0;
+    // The executor, without scratch (key ranges) and with it (the owner table or the block).
+    ScratchPool pool(std::max<uint64_t>({plan.owner_slots, plan.block_bytes, 1}), 4);
+    for (ScratchPool* scratch : {static_cast<ScratchPool*>(nullptr), &pool}) {
+      std::vector<uint8_t> out = c->output.data;
+      CopyInput(g, c->input.data.data(), out.data());
+      executor.RunScatter(plan, {out.data(), c->updates.data.data(), c->indices.data.data(),
+                                 nullptr, scratch});
+      ASSERT_EQ(out, expected) << "executor" << (scratch ? " with scratch" : "");
+    }
     ++checked;
   }
   EXPECT_EQ(checked, 3000);
+  EXPECT_GT(owned, 0);  // few here: OwnersKeepTheLastUpdate covers them
   EXPECT_GT(tuple_rows[0], 0);
   EXPECT_GT(tuple_rows[1], 0);
   EXPECT_GT(tuple_rows[2], 0);
@@ -630,6 +651,89 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   EXPECT_GT(fused_blocks, 10);
 }
 
+// Slices that own destinations through a table (ScatterPlan::owner_slots): rows of one tuple,
+// one line or lines under an outer loop, heavy duplicates across every slice boundary, dropped
+// and negative indices, strided outputs whose gaps and tail must not change, 2-16 slices whose
+// tables start with stale slice numbers, and the executor with and without a scratch slot.
+TEST(ScatterEngine, OwnersKeepTheLastUpdate) {
+  std::mt19937_64 rng(0x0A1E5);
+  ExecutorOptions executor_options;
+  executor_options.max_threads = 4;
+  Executor executor(executor_options);
+  const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                        DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64};
+  int lines_under_a_loop = 0, streamed = 0;
+  for (int iteration = 0; iteration < 160; ++iteration) {
+    const DML_TENSOR_DATA_TYPE dtype = types[iteration % 4];
+    const DML_TENSOR_DATA_TYPE itype = kIndexTypes[rng() % 4];
+    const uint32_t batch = iteration % 3 == 0 ? 1 : 1 + static_cast<uint32_t>(rng() % 4);
+    const uint32_t rows = 16 + static_cast<uint32_t>(rng() % 600);
+    const uint32_t dim = 1 + static_cast<uint32_t>(rng() % (iteration % 2 ? 5 : 400));
+    // FLOAT16 rows of 1-2.2 KiB are streamed; the others are at most 41 elements.
+    const uint32_t width = iteration % 4 == 1 ? 512 + static_cast<uint32_t>(rng() % 600)
+                                              : 2 + static_cast<uint32_t>(rng() % 40);
+    // {1, dim, width} input (r = 2), {batch, rows, 1} indices, {batch, rows, width} updates;
+    // updates with a gap between batches keep the batch loop from merging with the rows.
+    const bool gap = rng() % 2 == 0;
+    Tensor input, indices, updates, output;
+    Describe(&input, dtype, {1, dim, width}, {}, 0);
+    Describe(&indices, itype, {batch, rows, 1}, {}, 0);
+    Describe(&updates, dtype, {batch, rows, width},
+             gap ? std::vector<uint32_t>{rows * width + 3, width, 1} : std::vector<uint32_t>{},
+             0);
+    Describe(&output, dtype, {1, dim, width}, RandomStrides(rng, {1, dim, width}, false),
+             static_cast<uint32_t>(rng() % 16));
+    FillRandom(rng, &input.data);
+    FillRandom(rng, &updates.data);
+    FillRandom(rng, &output.data);  // stride gaps and tail must come back unchanged
+    FillIndices(rng, &indices, {dim}, 1, rng() % 2 == 0);
+    DML_SCATTER_ND_OPERATOR_DESC nd = {&input.desc, &indices.desc, &updates.desc, &output.desc,
+                                       2, 3};
+    const std::string text = "batch " + std::to_string(batch) + " rows " +
+                             std::to_string(rows) + " dim " + std::to_string(dim) + " width " +
+                             std::to_string(width) + " type " +
+                             dmlcpu_test::DataTypeName(dtype) + (gap ? " gap" : "");
+    SCOPED_TRACE(text);
+    ScatterGeometry g;
+    ASSERT_TRUE(ValidateScatter(DML_OPERATOR_DESC{DML_OPERATOR_SCATTER_ND, &nd}, &g).ok());
+    ScatterSettings settings;
+    settings.concurrency = 4;
+    settings.serial_cutoff_bytes = 0;
+    ScatterPlan plan;
+    ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
+    ASSERT_TRUE(plan.tuple_per_row);
+    ASSERT_NE(plan.owner_slots, 0u) << "split loop " << plan.split_loop;
+    lines_under_a_loop += plan.loop_count > 2;
+    streamed += plan.stream_row != nullptr;
+    std::vector<uint8_t> start = output.data;
+    CopyInput(g, input.data.data(), start.data());
+    std::vector<uint8_t> expected = start;
+    const dmlcpu_test::ReferenceResult r = dmlcpu_test::ReferenceScatterNd(
+        nd, input.data.data(), indices.data.data(), updates.data.data(), expected.data(),
+        RefScatterOptions());
+    ASSERT_TRUE(r.ok) << r.error;
+    for (uint64_t slices : {2, 3, 7, 16}) {
+      std::vector<uint8_t> owners(plan.owner_slots);
+      for (uint8_t& o : owners) o = static_cast<uint8_t>(rng() % slices);
+      std::vector<uint8_t> out = start;
+      ScatterArgs args = {out.data(), updates.data.data(), indices.data.data()};
+      RecordScatterOwners(plan, args, slices, owners.data());
+      args.owners = owners.data();
+      for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, args, k, slices);
+      ASSERT_EQ(out, expected) << "slices " << slices;
+    }
+    ScratchPool pool(plan.owner_slots, 1);
+    for (ScratchPool* scratch : {static_cast<ScratchPool*>(nullptr), &pool}) {
+      std::vector<uint8_t> out = start;
+      executor.RunScatter(plan, {out.data(), updates.data.data(), indices.data.data(), nullptr,
+                                 scratch});
+      ASSERT_EQ(out, expected) << "executor" << (scratch ? " with the table" : "");
+    }
+  }
+  EXPECT_GE(lines_under_a_loop, 30);
+  EXPECT_GE(streamed, 20);  // wide FLOAT16 rows of contiguous outputs
+}
+
 // Rows of one tuple streamed in a large output (kMinSpreadStreamRowBytes and up): row sizes
 // around the threshold and not whole lines, outputs at every misalignment, more rows than the
 // touch-ahead distance and than one resolve chunk, heavy duplicates (the last wins), for 1, 2
@@ -750,7 +854,8 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.max_slices, 1u);  // key ranges: inline (docs/performance.md#scatter)
   EXPECT_EQ(p.key_span_bytes, 65536u * 4);
   // SCATTER_ND rows of 2 KiB: one tuple per row, applied as runs (streamed); many short rows
-  // take key ranges (whole rows per slice, one tuple read per row) and run in slices.
+  // are not cut: slices take ranges of the 10000 rows and own destinations through a table of
+  // one slot per 2 KiB of the 128 MiB output.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2,
               DML_TENSOR_DATA_TYPE_FLOAT32, kDefaultTuning.scatter_serial_cutoff_bytes);
   EXPECT_TRUE(p.tuple_per_row);
@@ -761,6 +866,28 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.max_slices, 2u);
   EXPECT_EQ(p.key_span_bytes, 256u * 256 * 512 * 4);
   EXPECT_NE(p.stream_row, nullptr);
+  EXPECT_EQ(p.owner_slots, 256u * 256);
+  EXPECT_EQ(p.owner_shift, 11u);
+  // The same with a reduction: every update counts, so key ranges.
+  {
+    Tensor input, indices, updates, output;
+    Describe(&input, DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256, 512}, {}, 0);
+    Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, {1, 10000, 2}, {}, 0);
+    Describe(&updates, DML_TENSOR_DATA_TYPE_FLOAT32, {1, 10000, 512}, {}, 0);
+    Describe(&output, DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256, 512}, {}, 0);
+    DML_SCATTER_ND_OPERATOR_DESC n = {&input.desc, &indices.desc, &updates.desc, &output.desc, 3,
+                                      3};
+    ScatterGeometry g;
+    ASSERT_TRUE(ValidateScatter(DML_OPERATOR_DESC{DML_OPERATOR_SCATTER_ND, &n}, &g).ok());
+    ScatterSettings settings;
+    settings.concurrency = 2;
+    settings.reduction = kernels::ScatterReduction::kAdd;
+    ScatterPlan reduced;
+    ASSERT_TRUE(BuildScatterPlan(g, settings, &reduced).ok());
+    EXPECT_EQ(reduced.split_loop, kNoSplitLoop);
+    EXPECT_EQ(reduced.max_slices, 2u);
+    EXPECT_EQ(reduced.owner_slots, 0u);
+  }
   // The KV-cache token write: 256 rows of 256 bytes, key ranges; about 200 KB moved is below the
   // scatter's serial cutoff (inline). Rows of 256 bytes in a 256 MiB cache are streamed.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 32, 4096, 128}, {8, 32, 1, 3}, {8, 32, 1, 128}, 4, 4,
@@ -768,6 +895,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_TRUE(p.tuple_per_row);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
   EXPECT_EQ(p.max_slices, 1u);
+  EXPECT_EQ(p.owner_slots, 0u);
   EXPECT_NE(p.stream_row, nullptr);
   // Streamed short rows need both bounds: 255-byte rows in a large output, 256-byte rows in an
   // output just under kMinSpreadStreamSpanBytes, and 1 KiB rows anywhere.
