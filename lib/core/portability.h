@@ -24,6 +24,15 @@
 #define DMLCPU_PRINTF_FORMAT(format_index, first_arg_index)
 #endif
 
+// Keeps a function out of line (a cold path that should not crowd its caller's registers).
+#if DMLCPU_GNU_BUILTINS
+#define DMLCPU_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define DMLCPU_NOINLINE __declspec(noinline)
+#else
+#define DMLCPU_NOINLINE
+#endif
+
 namespace dmlcpu {
 
 // A hint to load the cache line holding `address` for reading; never faults, so the address

@@ -5,8 +5,14 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/portability.h"
 #include "kernels/scatter_arith.h"
 #include "kernels/scatter_kernels.h"
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define DMLCPU_SCATTER_SSE2 1
+#endif
 
 namespace dmlcpu {
 namespace kernels {
@@ -34,11 +40,12 @@ template <class F, ScatterReduction kR>
 struct FloatFastApply {
   using S = typename F::Storage;
   using N = decltype(F::ToWide(S{}));
+  static constexpr bool kHardware = kR == ScatterReduction::kAdd || kR == ScatterReduction::kMul;
   static N Full(N a, N b) {
     return F::ToWide(Apply<FloatType<F>, kR>::Do(F::FromWide(a), F::FromWide(b)));
   }
   static N Do(N a, N b) {
-    if constexpr (kR == ScatterReduction::kAdd || kR == ScatterReduction::kMul) {
+    if constexpr (kHardware) {
       N r = kR == ScatterReduction::kAdd ? a + b : a * b;
       if (r != r) r = Full(a, b);
       return r;
@@ -52,13 +59,68 @@ struct FastApply<FloatType<Float32Ops>, kR> : FloatFastApply<Float32Ops, kR> {};
 template <ScatterReduction kR>
 struct FastApply<FloatType<Float64Ops>, kR> : FloatFastApply<Float64Ops, kR> {};
 
+template <class Type, ScatterReduction kR>
+constexpr bool kHardwareFloat = false;
+template <ScatterReduction kR>
+constexpr bool kHardwareFloat<FloatType<Float32Ops>, kR> = FloatFastApply<Float32Ops, kR>::kHardware;
+template <ScatterReduction kR>
+constexpr bool kHardwareFloat<FloatType<Float64Ops>, kR> = FloatFastApply<Float64Ops, kR>::kHardware;
+
 constexpr size_t kSinkSlots = 8;  // a power of two
+
+// A NaN result of a hardware add or multiply: the full rule, from the destination's bits (not
+// yet written). Out of line, so that the hot loop keeps its operands in vector registers.
+template <class Type, ScatterReduction kR>
+DMLCPU_NOINLINE void ReduceNanAt(uint8_t* p, typename FastApply<Type, kR>::N b) {
+  using N = typename FastApply<Type, kR>::N;
+  StoreAt<N>(p, FastApply<Type, kR>::Full(LoadAt<N>(p), b));
+}
+
+// The hardware add or multiply alone, for an update known not to be a NaN: x86's result then
+// is the rule's (a NaN destination comes back quieted, whichever operand order the compiler
+// picks; docs/semantics.md#scatter-reductions).
+template <class Type, ScatterReduction kR>
+inline void ReduceNumberAt(uintptr_t at, typename FastApply<Type, kR>::N b) {
+  using N = typename FastApply<Type, kR>::N;
+  auto* p = reinterpret_cast<uint8_t*>(at);
+  const N a = LoadAt<N>(p);
+  StoreAt<N>(p, kR == ScatterReduction::kAdd ? a + b : a * b);
+}
+
+// Whether four updates may skip the per-item NaN test: x86 (SSE2 compares, and the NaN
+// propagation ReduceNumberAt relies on) and none of the four a NaN.
+template <typename N>
+inline bool NoNan4(const uint8_t* src) {
+#if defined(DMLCPU_SCATTER_SSE2)
+  if constexpr (sizeof(N) == 4) {
+    const __m128 v = _mm_loadu_ps(reinterpret_cast<const float*>(src));
+    return _mm_movemask_ps(_mm_cmpunord_ps(v, v)) == 0;
+  } else {
+    const __m128d lo = _mm_loadu_pd(reinterpret_cast<const double*>(src));
+    const __m128d hi = _mm_loadu_pd(reinterpret_cast<const double*>(src + 16));
+    return _mm_movemask_pd(_mm_or_pd(_mm_cmpunord_pd(lo, lo), _mm_cmpunord_pd(hi, hi))) == 0;
+  }
+#else
+  (void)src;
+  return false;
+#endif
+}
 
 template <class Type, ScatterReduction kR>
 inline void ReduceAt(uintptr_t at, typename FastApply<Type, kR>::N b) {
   using N = typename FastApply<Type, kR>::N;
   auto* p = reinterpret_cast<uint8_t*>(at);
-  StoreAt<N>(p, FastApply<Type, kR>::Do(LoadAt<N>(p), b));
+  if constexpr (kHardwareFloat<Type, kR>) {
+    const N a = LoadAt<N>(p);
+    const N r = kR == ScatterReduction::kAdd ? a + b : a * b;
+    if (r != r) {
+      ReduceNanAt<Type, kR>(p, b);
+      return;
+    }
+    StoreAt<N>(p, r);
+  } else {
+    StoreAt<N>(p, FastApply<Type, kR>::Do(LoadAt<N>(p), b));
+  }
 }
 
 // kKeyed: test the key range; kPacked: indices and src contiguous, every item into one row of
@@ -91,22 +153,33 @@ void ReduceLoop(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes, cons
     // Four at a time: where all four are in range (the usual case), no select at all.
     const uintptr_t row_at = dst_at + row_key;
     for (; i + 4 <= count; i += 4) {
-      const uint64_t u0 = Wrapped(LoadAt<I>(idx + i * sizeof(I)), dim_size);
-      const uint64_t u1 = Wrapped(LoadAt<I>(idx + (i + 1) * sizeof(I)), dim_size);
-      const uint64_t u2 = Wrapped(LoadAt<I>(idx + (i + 2) * sizeof(I)), dim_size);
-      const uint64_t u3 = Wrapped(LoadAt<I>(idx + (i + 3) * sizeof(I)), dim_size);
+      // Four indices already in [0, dim_size) (a negative one fails as unsigned), the usual
+      // case: no wrap and no select.
+      const auto v0 = static_cast<uint64_t>(LoadAt<I>(idx + i * sizeof(I)));
+      const auto v1 = static_cast<uint64_t>(LoadAt<I>(idx + (i + 1) * sizeof(I)));
+      const auto v2 = static_cast<uint64_t>(LoadAt<I>(idx + (i + 2) * sizeof(I)));
+      const auto v3 = static_cast<uint64_t>(LoadAt<I>(idx + (i + 3) * sizeof(I)));
       const N b0 = LoadAt<N>(src + i * sizeof(N)), b1 = LoadAt<N>(src + (i + 1) * sizeof(N));
       const N b2 = LoadAt<N>(src + (i + 2) * sizeof(N)), b3 = LoadAt<N>(src + (i + 3) * sizeof(N));
-      if ((u0 | u1 | u2 | u3) < dim_size) {
-        ReduceAt<Type, kR>(row_at + u0 * sizeof(N), b0);
-        ReduceAt<Type, kR>(row_at + u1 * sizeof(N), b1);
-        ReduceAt<Type, kR>(row_at + u2 * sizeof(N), b2);
-        ReduceAt<Type, kR>(row_at + u3 * sizeof(N), b3);
+      if constexpr (kHardwareFloat<Type, kR>) {
+        if ((v0 | v1 | v2 | v3) < dim_size && NoNan4<N>(src + i * sizeof(N))) {
+          ReduceNumberAt<Type, kR>(row_at + v0 * sizeof(N), b0);
+          ReduceNumberAt<Type, kR>(row_at + v1 * sizeof(N), b1);
+          ReduceNumberAt<Type, kR>(row_at + v2 * sizeof(N), b2);
+          ReduceNumberAt<Type, kR>(row_at + v3 * sizeof(N), b3);
+          continue;
+        }
+      }
+      if ((v0 | v1 | v2 | v3) < dim_size) {
+        ReduceAt<Type, kR>(row_at + v0 * sizeof(N), b0);
+        ReduceAt<Type, kR>(row_at + v1 * sizeof(N), b1);
+        ReduceAt<Type, kR>(row_at + v2 * sizeof(N), b2);
+        ReduceAt<Type, kR>(row_at + v3 * sizeof(N), b3);
       } else {
-        item(i, u0, b0);
-        item(i + 1, u1, b1);
-        item(i + 2, u2, b2);
-        item(i + 3, u3, b3);
+        item(i, Wrapped(LoadAt<I>(idx + i * sizeof(I)), dim_size), b0);
+        item(i + 1, Wrapped(LoadAt<I>(idx + (i + 1) * sizeof(I)), dim_size), b1);
+        item(i + 2, Wrapped(LoadAt<I>(idx + (i + 2) * sizeof(I)), dim_size), b2);
+        item(i + 3, Wrapped(LoadAt<I>(idx + (i + 3) * sizeof(I)), dim_size), b3);
       }
     }
   }
