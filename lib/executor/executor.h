@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/check.h"
 #include "dmlcpu/dmlcpu.h"
 #include "executor/scratch_pool.h"
 #include "planner/plan.h"
@@ -71,6 +72,7 @@ class ScatterSliceArgs {
   ScatterSliceArgs(const ScatterPlan& plan, const ScatterArgs& args, uint64_t slices)
       : args_(args) {
     if (plan.owner_slots == 0 || slices <= 1 || args.scratch == nullptr) return;
+    DMLCPU_DCHECK(args.scratch->slot_bytes() >= plan.owner_slots);  // sized at Compile
     table_ = args.scratch->Acquire();
     if (table_ == nullptr) return;
     RecordScatterOwners(plan, args, slices, table_);

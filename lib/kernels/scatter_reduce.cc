@@ -9,7 +9,9 @@
 #include "kernels/scatter_arith.h"
 #include "kernels/scatter_kernels.h"
 
-#if defined(__SSE2__) || defined(_M_X64)
+// x86 itself, not only its intrinsics (ARM64EC and Emscripten offer those, not its NaN rule).
+#if (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__)) || \
+     defined(_M_X64)) && !defined(_M_ARM64EC) && !defined(__EMSCRIPTEN__)
 #include <emmintrin.h>
 #define DMLCPU_SCATTER_SSE2 1
 #endif
@@ -62,9 +64,11 @@ struct FastApply<FloatType<Float64Ops>, kR> : FloatFastApply<Float64Ops, kR> {};
 template <class Type, ScatterReduction kR>
 constexpr bool kHardwareFloat = false;
 template <ScatterReduction kR>
-constexpr bool kHardwareFloat<FloatType<Float32Ops>, kR> = FloatFastApply<Float32Ops, kR>::kHardware;
+constexpr bool kHardwareFloat<FloatType<Float32Ops>, kR> =
+    FloatFastApply<Float32Ops, kR>::kHardware;
 template <ScatterReduction kR>
-constexpr bool kHardwareFloat<FloatType<Float64Ops>, kR> = FloatFastApply<Float64Ops, kR>::kHardware;
+constexpr bool kHardwareFloat<FloatType<Float64Ops>, kR> =
+    FloatFastApply<Float64Ops, kR>::kHardware;
 
 constexpr size_t kSinkSlots = 8;  // a power of two
 

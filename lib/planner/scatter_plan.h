@@ -132,8 +132,9 @@ constexpr uint64_t kMinSpreadStreamSpanBytes = uint64_t{4} << 20;
 // ranges.
 constexpr uint64_t kMinSplitRowBytes = uint64_t{64} << 10;
 constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
-// The largest owner table (ScatterPlan::owner_slots): larger key spans keep key ranges.
-constexpr uint64_t kMaxScatterOwnerSlots = uint64_t{1} << 20;
+// The largest owner table (ScatterPlan::owner_slots): larger key spans keep key ranges. Within
+// a copy step's largest packed strip (Tuning::max_pack_bytes), so the pool keeps its slots.
+constexpr uint64_t kMaxScatterOwnerSlots = uint64_t{256} << 10;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 // A strip of a fused copy: the output it copies and then updates, kept in L2.
 constexpr uint64_t kFusedStripBytes = uint64_t{256} << 10;

@@ -368,11 +368,16 @@ TEST(ScatterEngine, IndexedReduceKernelMatchesResolveThenApply) {
               base_bytes + dst_stride_bytes * (count - 1) + dim_size * pitch_bytes + 16);
           std::vector<uint8_t> want(dst_bytes);
           for (size_t i = 0; i + w <= dst_bytes; i += w) {
+            // Some destinations start as quiet or signalling NaNs (payloads kept, then quieted).
             const uint64_t pick = rng() % 8;
-            if (tc.is_float && w == 4 && pick < 7) {
+            if (tc.is_float && w == 4 && pick < 6) {
               std::memcpy(want.data() + i, &special32[pick], 4);
-            } else if (tc.is_float && pick < 7) {
+            } else if (tc.is_float && w == 4 && pick == 6) {
+              std::memcpy(want.data() + i, &nan32[rng() % 2], 4);
+            } else if (tc.is_float && pick < 6) {
               std::memcpy(want.data() + i, &special64[pick], 8);
+            } else if (tc.is_float && pick == 6) {
+              std::memcpy(want.data() + i, &nan64[rng() % 2], 8);
             } else {
               const uint64_t v = rng();
               std::memcpy(want.data() + i, &v, static_cast<size_t>(w));
@@ -722,13 +727,23 @@ TEST(ScatterEngine, OwnersKeepTheLastUpdate) {
       for (uint64_t k = 0; k < slices; ++k) RunScatterSlice(plan, args, k, slices);
       ASSERT_EQ(out, expected) << "slices " << slices;
     }
+    // The pool's one slot starts as 0xEE: the executor's run with it must fill the table.
     ScratchPool pool(plan.owner_slots, 1);
+    uint8_t* slot = pool.Acquire();
+    std::memset(slot, 0xEE, plan.owner_slots);
+    pool.Release(slot);
     for (ScratchPool* scratch : {static_cast<ScratchPool*>(nullptr), &pool}) {
       std::vector<uint8_t> out = start;
       executor.RunScatter(plan, {out.data(), updates.data.data(), indices.data.data(), nullptr,
                                  scratch});
       ASSERT_EQ(out, expected) << "executor" << (scratch ? " with the table" : "");
     }
+    slot = pool.Acquire();
+    ASSERT_NE(slot, nullptr) << "the executor released the slot";
+    EXPECT_LT(std::count(slot, slot + plan.owner_slots, uint8_t{0xEE}),
+              static_cast<std::ptrdiff_t>(plan.owner_slots))
+        << "the executor did not fill the owner table";
+    pool.Release(slot);
   }
   EXPECT_GE(lines_under_a_loop, 30);
   EXPECT_GE(streamed, 20);  // wide FLOAT16 rows of contiguous outputs
