@@ -194,9 +194,10 @@ bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
 }
 
 // Marks the copy fused (the binding is set by the caller) and strips the split loop so that one
-// strip's region, copied and then updated, is about kFusedStripBytes. stream_output: the output
-// is large enough to be streamed (ScatterSettings::stream_threshold_bytes).
-void FuseScatterCopy(const ScatterGeometry& g, bool stream_output, ScatterPlan* plan) {
+// strip's region, copied and then updated, is about strip_bytes. stream_output: the output is
+// large enough to be streamed (ScatterSettings::stream_threshold_bytes).
+void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream_output,
+                     ScatterPlan* plan) {
   plan->fused_copy = true;
   plan->fused_axis_loop = AxisLoop(*plan);
   plan->copy_region_row =
@@ -207,7 +208,7 @@ void FuseScatterCopy(const ScatterGeometry& g, bool stream_output, ScatterPlan* 
     item_bytes *= d == plan->fused_axis_loop ? plan->components[0].dim_size
                                              : static_cast<uint64_t>(plan->loops[d].size);
   }
-  uint64_t strip_items = std::max<uint64_t>(1, kFusedStripBytes / item_bytes);
+  uint64_t strip_items = std::max<uint64_t>(1, strip_bytes / item_bytes);
   if (plan->split_loop == plan->loop_count - 1) {  // whole lines of the row
     const uint64_t line_items = std::max<uint64_t>(1, 64 / g.output.elem_bytes);
     strip_items = std::max(line_items, strip_items / line_items * line_items);
@@ -353,7 +354,11 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
     plan->split_loop = kNoSplitLoop;
   }
   if (CanFuseScatterCopy(g, *plan)) {
-    FuseScatterCopy(g, g.output.total_bytes >= settings.stream_threshold_bytes, plan);
+    // A block slot per thread and two more (device.cc) within the operator's scratch.
+    const uint64_t strip_bytes = std::clamp<uint64_t>(settings.max_scratch_bytes / (threads + 2),
+                                                      kMinFusedStripBytes, kFusedStripBytes);
+    FuseScatterCopy(g, strip_bytes, g.output.total_bytes >= settings.stream_threshold_bytes,
+                    plan);
   }
   if (plan->bytes_moved >= settings.serial_cutoff_bytes && threads > 1) {
     // Key ranges make every slice read every index: for one index per element measured slower
@@ -486,6 +491,7 @@ Status BuildScatterCommon(DML_OPERATOR_TYPE type, const void* desc, ProgramBuild
   scatter.concurrency = settings.concurrency;
   scatter.serial_cutoff_bytes = settings.tuning->scatter_serial_cutoff_bytes;
   scatter.stream_threshold_bytes = settings.tuning->stream_threshold_bytes;
+  scatter.max_scratch_bytes = settings.tuning->max_scratch_bytes;
   Step step;
   step.kind = StepKind::kScatter;
   step.input_binding = updates;

@@ -35,6 +35,8 @@ struct ScatterSettings {
   // Outputs of at least this size are written with non-temporal stores where a plan can: the
   // fused block (ScatterPlan::fused_block).
   uint64_t stream_threshold_bytes = kDefaultTuning.stream_threshold_bytes;
+  // The scratch one compiled operator may hold (fused strips are sized to fit it).
+  uint64_t max_scratch_bytes = kDefaultTuning.max_scratch_bytes;
 };
 
 // Every rule of docs/semantics.md#scatter-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.

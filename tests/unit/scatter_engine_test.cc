@@ -589,6 +589,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     uint32_t axis, axis_updates;
   };
   const Shape shapes[] = {
+      // Comments give 256 KiB strips (odd iterations); even ones take 1 MiB strips.
       {{640, 1000}, 0, 700},    // axis 0: blocks of 96 fp32 columns, a partial last strip
       {{4100, 70}, 0, 33},      // one line of columns per block row (fp32: 16 columns)
       {{3, 33}, 0, 50},         // tiny: one strip
@@ -616,6 +617,10 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     settings.serial_cutoff_bytes = 0;
     // Two of three passes over the shapes and types stream any output (the fused block).
     settings.stream_threshold_bytes = (iteration / 32) % 2 == 0 ? 0 : uint64_t{32} << 20;
+    // Strips of 256 KiB (a scratch slot for each of 3 threads and two more in 1.25 MiB) or the
+    // widest, 1 MiB.
+    settings.max_scratch_bytes = iteration % 2 ? 5 * (uint64_t{256} << 10)
+                                               : kDefaultTuning.max_scratch_bytes;
     ScatterPlan plan;
     ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
     // Broadcast indices along the row give rows of one tuple and key ranges: not fused; the
@@ -817,7 +822,8 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
                           std::vector<uint32_t> idx, std::vector<uint32_t> upd, uint32_t a,
                           uint32_t b,
                           DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_FLOAT32,
-                          uint64_t serial_cutoff_bytes = uint64_t{64} << 10) {
+                          uint64_t serial_cutoff_bytes = uint64_t{64} << 10,
+                          uint32_t concurrency = 2) {
     Tensor input, indices, updates, output;
     Describe(&input, data_type, in, {}, 0);
     Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, idx, {}, 0);
@@ -832,7 +838,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
                                 &g)
                     .ok());
     ScatterSettings settings;
-    settings.concurrency = 2;
+    settings.concurrency = concurrency;
     settings.serial_cutoff_bytes = serial_cutoff_bytes;
     ScatterPlan plan;
     EXPECT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
@@ -844,25 +850,31 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.split_loop, 1u);
   EXPECT_EQ(p.loops[0].out_stride_bytes, 0);
   EXPECT_EQ(p.max_slices, 2u);
-  // The input copied in by the step: strips of 16 columns x 4096 rows x 4 bytes = 256 KiB,
+  // The input copied in by the step: strips of 64 columns x 4096 rows x 4 bytes = 1 MiB,
   // assembled in a scratch block of that size.
   EXPECT_TRUE(p.fused_copy);
   EXPECT_EQ(p.fused_axis_loop, 0u);
+  EXPECT_EQ(p.strip_items, 64u);
+  EXPECT_EQ(p.block_bytes, 1u << 20);
+  // 62 threads: a slot for each and two more within the 16 MiB of scratch: 256 KiB strips.
+  p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 0, 0,
+              DML_TENSOR_DATA_TYPE_FLOAT32, uint64_t{64} << 10, 62);
   EXPECT_EQ(p.strip_items, 16u);
   EXPECT_EQ(p.block_bytes, 256u << 10);
+  EXPECT_LE(p.block_bytes * 64, kDefaultTuning.max_scratch_bytes);
   // One update per column: the axis loop is gone, no fused copy (a copy step runs before).
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {1, 4096}, {1, 4096}, 0, 0);
   EXPECT_FALSE(p.fused_copy);
   EXPECT_EQ(p.block_bytes, 0u);
-  // Axis 1: rows are split, 16 rows of 16 KiB per fused strip, each strip one span assembled
+  // Axis 1: rows are split, 64 rows of 16 KiB per fused strip, each strip one span assembled
   // in a block.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
   EXPECT_EQ(p.split_loop, 0u);
   EXPECT_TRUE(p.fused_copy);
   EXPECT_EQ(p.fused_axis_loop, 1u);
-  EXPECT_EQ(p.strip_items, 16u);
+  EXPECT_EQ(p.strip_items, 64u);
   EXPECT_TRUE(p.fused_block);
-  EXPECT_EQ(p.block_bytes, 256u << 10);
+  EXPECT_EQ(p.block_bytes, 1u << 20);
   // Rank 1 into bins: no destination loop, key ranges.
   p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
