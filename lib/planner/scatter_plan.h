@@ -138,7 +138,7 @@ constexpr uint64_t kMaxScatterOwnerSlots = uint64_t{256} << 10;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
 // A strip of a fused copy: the output it copies and then updates, at most this (or one scratch
 // slot per thread and two more within Tuning::max_scratch_bytes). Wider strips read longer runs
-// of each strided row (docs/performance.md#session-33-wider-fused-strips).
+// of each strided row (docs/performance.md#wider-fused-strips).
 constexpr uint64_t kFusedStripBytes = uint64_t{1} << 20;
 constexpr uint64_t kMinFusedStripBytes = uint64_t{64} << 10;
 // The largest scratch block (ScatterPlan::block_bytes): one line of columns per axis element.
