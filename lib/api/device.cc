@@ -280,6 +280,9 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
       op.backend_op_ = std::move(d3d12_op).value();
 #endif
     }
+    // The scatter planner sizes fused strips for this pool (scatter_plan.h).
+    static_assert(internal::ScratchPool::kMaxSlots == internal::kMaxScratchSlots,
+                  "one slot count for the pool and the planner");
     if (program->max_pack_bytes != 0 && !op.backend_op_) {
       // One slot per thread that can run units of one Execute, and two more for other callers,
       // at most Tuning::max_scratch_bytes in all (the planner narrows the strips of many-thread

@@ -355,7 +355,8 @@ Status BuildScatterPlan(const ScatterGeometry& g, const ScatterSettings& setting
   }
   if (CanFuseScatterCopy(g, *plan)) {
     // A block slot per thread and two more (device.cc) within the operator's scratch.
-    const uint64_t strip_bytes = std::clamp<uint64_t>(settings.max_scratch_bytes / (threads + 2),
+    const uint64_t slots = std::min<uint64_t>(threads + 2, kMaxScratchSlots);
+    const uint64_t strip_bytes = std::clamp<uint64_t>(settings.max_scratch_bytes / slots,
                                                       kMinFusedStripBytes, kFusedStripBytes);
     FuseScatterCopy(g, strip_bytes, g.output.total_bytes >= settings.stream_threshold_bytes,
                     plan);

@@ -136,11 +136,13 @@ constexpr uint64_t kMinKeyRangeRowsPerSlice = 4;
 // a copy step's largest packed strip (Tuning::max_pack_bytes), so the pool keeps its slots.
 constexpr uint64_t kMaxScatterOwnerSlots = uint64_t{256} << 10;
 constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one strip may touch
-// A strip of a fused copy: the output it copies and then updates, at most this (or one scratch
-// slot per thread and two more within Tuning::max_scratch_bytes). Wider strips read longer runs
-// of each strided row (docs/performance.md#wider-fused-strips).
+// A strip of a fused copy: the output it copies and then updates, at most this, narrowed so
+// that the operator's scratch pool (a slot per thread and two more, at most kMaxScratchSlots)
+// fits Tuning::max_scratch_bytes, down to kMinFusedStripBytes. Wider strips read longer runs of
+// each strided row (docs/performance.md#wider-fused-strips).
 constexpr uint64_t kFusedStripBytes = uint64_t{1} << 20;
-constexpr uint64_t kMinFusedStripBytes = uint64_t{64} << 10;
+constexpr uint64_t kMinFusedStripBytes = uint64_t{256} << 10;
+constexpr uint64_t kMaxScratchSlots = 64;  // ScratchPool::kMaxSlots (device.cc sizes the pool)
 // The largest scratch block (ScatterPlan::block_bytes): one line of columns per axis element.
 constexpr uint64_t kMaxScatterBlockBytes = uint64_t{1} << 20;
 

@@ -589,7 +589,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     uint32_t axis, axis_updates;
   };
   const Shape shapes[] = {
-      // Comments give 256 KiB strips (odd iterations); even ones take 1 MiB strips.
+      // Comments give 256 KiB strips; every shape also runs with strips of up to 1 MiB.
       {{640, 1000}, 0, 700},    // axis 0: blocks of 96 fp32 columns, a partial last strip
       {{4100, 70}, 0, 33},      // one line of columns per block row (fp32: 16 columns)
       {{3, 33}, 0, 50},         // tiny: one strip
@@ -601,7 +601,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   };
   const DML_TENSOR_DATA_TYPE types[] = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_UINT8,
                                         DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_INT64};
-  int fused = 0, blocks = 0, fused_blocks = 0;
+  int fused = 0, blocks = 0, fused_blocks = 0, wide_blocks = 0;
   for (int iteration = 0; iteration < 96; ++iteration) {
     const Shape& shape = shapes[iteration % 8];
     const bool packed = iteration % 3 != 2;
@@ -618,9 +618,10 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     // Two of three passes over the shapes and types stream any output (the fused block).
     settings.stream_threshold_bytes = (iteration / 32) % 2 == 0 ? 0 : uint64_t{32} << 20;
     // Strips of 256 KiB (a scratch slot for each of 3 threads and two more in 1.25 MiB) or the
-    // widest, 1 MiB.
-    settings.max_scratch_bytes = iteration % 2 ? 5 * (uint64_t{256} << 10)
-                                               : kDefaultTuning.max_scratch_bytes;
+    // widest, 1 MiB: both for every shape.
+    const bool narrow = (iteration / 8 + iteration) % 2 == 1;
+    settings.max_scratch_bytes = narrow ? 5 * (uint64_t{256} << 10)
+                                        : kDefaultTuning.max_scratch_bytes;
     ScatterPlan plan;
     ASSERT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
     // Broadcast indices along the row give rows of one tuple and key ranges: not fused; the
@@ -628,6 +629,9 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     fused += plan.fused_copy;
     blocks += plan.block_bytes != 0 && !plan.fused_block;
     fused_blocks += plan.fused_block;
+    wide_blocks += !narrow && plan.block_bytes > (uint64_t{256} << 10);
+    // Narrow: at most 256 KiB, or one line (64 bytes) of columns of the tallest shape's rows.
+    if (narrow) EXPECT_LE(plan.block_bytes, std::max<uint64_t>(uint64_t{256} << 10, 64 * 4100));
     // Strips in a block are spans of whole rows along the last axis, and only of outputs at
     // least the stream threshold (none of these small ones under the default).
     if (plan.fused_block) EXPECT_EQ(shape.axis + 1, shape.sizes.size());
@@ -659,6 +663,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   EXPECT_GT(fused, 64);
   EXPECT_GT(blocks, 10);
   EXPECT_GT(fused_blocks, 10);
+  EXPECT_GT(wide_blocks, 10);
 }
 
 // Slices that own destinations through a table (ScatterPlan::owner_slots): rows of one tuple,
@@ -856,12 +861,18 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.fused_axis_loop, 0u);
   EXPECT_EQ(p.strip_items, 64u);
   EXPECT_EQ(p.block_bytes, 1u << 20);
-  // 62 threads: a slot for each and two more within the 16 MiB of scratch: 256 KiB strips.
+  // 30 threads: a slot for each and two more within the 16 MiB of scratch: 512 KiB strips.
+  // From 62 threads on (the pool's 64 slots) 256 KiB strips, whatever the thread count.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 0, 0,
-              DML_TENSOR_DATA_TYPE_FLOAT32, uint64_t{64} << 10, 62);
-  EXPECT_EQ(p.strip_items, 16u);
-  EXPECT_EQ(p.block_bytes, 256u << 10);
-  EXPECT_LE(p.block_bytes * 64, kDefaultTuning.max_scratch_bytes);
+              DML_TENSOR_DATA_TYPE_FLOAT32, uint64_t{64} << 10, 30);
+  EXPECT_EQ(p.strip_items, 32u);
+  EXPECT_EQ(p.block_bytes, 512u << 10);
+  for (uint32_t threads : {62u, 300u}) {
+    p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 0, 0,
+                DML_TENSOR_DATA_TYPE_FLOAT32, uint64_t{64} << 10, threads);
+    EXPECT_EQ(p.strip_items, 16u) << threads << " threads";
+    EXPECT_EQ(p.block_bytes, 256u << 10) << threads << " threads";
+  }
   // One update per column: the axis loop is gone, no fused copy (a copy step runs before).
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {1, 4096}, {1, 4096}, 0, 0);
   EXPECT_FALSE(p.fused_copy);
