@@ -637,7 +637,9 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     if (plan.fused_block) EXPECT_EQ(shape.axis + 1, shape.sizes.size());
     if (settings.stream_threshold_bytes != 0) EXPECT_FALSE(plan.fused_block);
     const std::vector<uint8_t> expected = RunReference(*c, c->output.data);
-    ScratchPool pool(std::max<uint64_t>(plan.block_bytes, 1), 4);
+    // Slots as Compile sizes them: a block or an owner table (broadcast indices give rows of
+    // one tuple, which may take one).
+    ScratchPool pool(std::max<uint64_t>({plan.block_bytes, plan.owner_slots, 1}), 4);
     std::vector<uint8_t> start = c->output.data;
     if (!plan.fused_copy) CopyInput(g, c->input.data.data(), start.data());
     for (uint64_t slices : {1, 2, 3, 7}) {
