@@ -124,6 +124,64 @@ std::string DescribePlan(const Plan& plan) {
   return s;
 }
 
+std::string DescribeScatterPlan(const ScatterPlan& plan) {
+  static const char* const kReductions[] = {"none", "add", "mul", "max", "min"};
+  std::string s = StrFormat(
+      "    scatter of %llu update(s), reduction %s, %u loop(s) outermost first (size: "
+      "out/upd/idx byte strides):\n",
+      static_cast<unsigned long long>(plan.item_count),
+      kReductions[static_cast<int>(plan.reduction)], plan.loop_count);
+  for (uint32_t i = 0; i < plan.loop_count; ++i) {
+    const ScatterLoop& l = plan.loops[i];
+    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
+                   static_cast<long long>(l.out_stride_bytes),
+                   static_cast<long long>(l.upd_stride_bytes),
+                   static_cast<long long>(l.idx_stride_bytes));
+  }
+  for (uint32_t j = 0; j < plan.component_count; ++j) {
+    const ScatterComponent& c = plan.components[j];
+    s += StrFormat("    tuple element %u: OutputTensor dimension %u (size %llu), pitch %lld "
+                   "bytes, at index byte %lld\n",
+                   j, c.output_dim, static_cast<unsigned long long>(c.dim_size),
+                   static_cast<long long>(c.pitch_bytes),
+                   static_cast<long long>(c.idx_offset_bytes));
+  }
+  s += StrFormat("    %s; split %s; up to %llu slice(s), %llu bytes moved\n",
+                 plan.tuple_per_row ? "one tuple per row (rows applied as runs)"
+                                    : "one tuple per element",
+                 plan.split_loop == kNoSplitLoop
+                     ? "by destination key ranges"
+                     : StrFormat("along loop %u", plan.split_loop).c_str(),
+                 static_cast<unsigned long long>(plan.max_slices),
+                 static_cast<unsigned long long>(plan.bytes_moved));
+  if (plan.strip_items != 0) {
+    s += StrFormat("    the split loop walked in strips of %llu item(s)\n",
+                   static_cast<unsigned long long>(plan.strip_items));
+  }
+  if (plan.fused_copy) {
+    s += "    out of place, the input copied in one strip at a time before its updates\n";
+  }
+  if (plan.block_bytes != 0) {
+    s += StrFormat("    each strip assembled in a scratch block of %llu bytes%s\n",
+                   static_cast<unsigned long long>(plan.block_bytes),
+                   plan.fused_block ? " (copied from the input, streamed to the output)" : "");
+  }
+  if (plan.owner_slots != 0) {
+    s += StrFormat("    slices take ranges of loop %u; each destination written by the slice of "
+                   "its last update (a table of %llu slots, one per %llu bytes)\n",
+                   plan.loop_count - 2, static_cast<unsigned long long>(plan.owner_slots),
+                   static_cast<unsigned long long>(uint64_t{1} << plan.owner_shift));
+  }
+  if (plan.stream_row != nullptr) s += "    rows written with non-temporal stores\n";
+  if (plan.apply_indexed != nullptr) {
+    s += "    each index resolved and its update written in one pass (whole key range)\n";
+  }
+  if (plan.apply_indexed_reduce != nullptr) {
+    s += "    each index resolved and its update reduced in one pass\n";
+  }
+  return s;
+}
+
 std::string DescribeProgram(const Program& program) {
   const OpGeometry& g = program.geometry;
   const TensorInfo& first_output = program.outputs.empty() ? g.output : program.outputs[0].tensor;

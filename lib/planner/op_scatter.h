@@ -50,7 +50,7 @@ Status BuildScatterPlan(const ScatterGeometry& geometry, const ScatterSettings& 
 // kStrict: one scan per tuple element over the indices in row-major order.
 void BuildScatterScans(const ScatterGeometry& geometry, IndexScans* scans);
 
-// The scatter step's part of CompiledOperator::Describe (multi-line).
+// The scatter step's part of CompiledOperator::Describe (multi-line; describe.cc).
 std::string DescribeScatterPlan(const ScatterPlan& plan);
 
 // Both layouts address the same bytes for every coordinate: the output may then be bound to the
