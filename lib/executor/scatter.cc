@@ -73,6 +73,20 @@ struct OwnerFilter {
   }
 };
 
+// The keys of rows [i0, i0 + n) of one line of plan.tuple_per_row (n <= kChunkItems): each
+// row's output offset plus its resolved tuple; dropped rows get kernels::kDroppedOffset.
+void ResolveLineKeys(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
+                     int64_t out_off, int64_t idx_off, int64_t i0, size_t n, int64_t* keys) {
+  int64_t o = out_off + i0 * line.out_stride_bytes;
+  for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
+  const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
+  for (uint32_t j = 0; j < plan.component_count; ++j) {
+    const ScatterComponent& c = plan.components[j];
+    plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size, c.pitch_bytes,
+                 keys);
+  }
+}
+
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
 // single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
 // apply_row(destination, update row) for the rows whose key is in range. kTouchAhead: the
@@ -87,14 +101,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
     const size_t n = static_cast<size_t>(
         std::min<int64_t>(static_cast<int64_t>(kChunkItems), line.size - i0));
-    int64_t o = out_off + i0 * line.out_stride_bytes;
-    for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
-    const uint8_t* idx = args.indices + idx_off + i0 * line.idx_stride_bytes;
-    for (uint32_t j = 0; j < plan.component_count; ++j) {
-      const ScatterComponent& c = plan.components[j];
-      plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size, c.pitch_bytes,
-                   keys);
-    }
+    ResolveLineKeys(plan, args, line, out_off, idx_off, i0, n, keys);
     if (owner != nullptr) owner->Drop(keys, n);
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
     if (kTouchAhead && n > kTouchAheadRows) {
@@ -481,15 +488,7 @@ void RecordScatterOwners(const ScatterPlan& plan, const ScatterArgs& args, uint6
     uint64_t slice_end = size / slices;  // the first coordinate past slice 0's range
     for (uint64_t i0 = 0; i0 < size; i0 += kChunkItems) {
       const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkItems, size - i0));
-      int64_t o = out_off + static_cast<int64_t>(i0) * line.out_stride_bytes;
-      for (size_t i = 0; i < n; ++i, o += line.out_stride_bytes) keys[i] = o;
-      const uint8_t* idx =
-          args.indices + idx_off + static_cast<int64_t>(i0) * line.idx_stride_bytes;
-      for (uint32_t j = 0; j < plan.component_count; ++j) {
-        const ScatterComponent& c = plan.components[j];
-        plan.resolve(idx + c.idx_offset_bytes, line.idx_stride_bytes, n, c.dim_size,
-                     c.pitch_bytes, keys);
-      }
+      ResolveLineKeys(plan, args, line, out_off, idx_off, static_cast<int64_t>(i0), n, keys);
       for (size_t i = 0; i < n;) {
         while (i0 + i >= slice_end) slice_end = size * (++slice + uint64_t{1}) / slices;
         const size_t run_end = static_cast<size_t>(std::min<uint64_t>(n, slice_end - i0));

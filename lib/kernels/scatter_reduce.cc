@@ -165,8 +165,9 @@ void ReduceLoop(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes, cons
       const auto v3 = static_cast<uint64_t>(LoadAt<I>(idx + (i + 3) * sizeof(I)));
       const N b0 = LoadAt<N>(src + i * sizeof(N)), b1 = LoadAt<N>(src + (i + 1) * sizeof(N));
       const N b2 = LoadAt<N>(src + (i + 2) * sizeof(N)), b3 = LoadAt<N>(src + (i + 3) * sizeof(N));
+      const bool in_range = (v0 | v1 | v2 | v3) < dim_size;
       if constexpr (kHardwareFloat<Type, kR>) {
-        if ((v0 | v1 | v2 | v3) < dim_size && NoNan4<N>(src + i * sizeof(N))) {
+        if (in_range && NoNan4<N>(src + i * sizeof(N))) {
           ReduceNumberAt<Type, kR>(row_at + v0 * sizeof(N), b0);
           ReduceNumberAt<Type, kR>(row_at + v1 * sizeof(N), b1);
           ReduceNumberAt<Type, kR>(row_at + v2 * sizeof(N), b2);
@@ -174,16 +175,16 @@ void ReduceLoop(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes, cons
           continue;
         }
       }
-      if ((v0 | v1 | v2 | v3) < dim_size) {
+      if (in_range) {
         ReduceAt<Type, kR>(row_at + v0 * sizeof(N), b0);
         ReduceAt<Type, kR>(row_at + v1 * sizeof(N), b1);
         ReduceAt<Type, kR>(row_at + v2 * sizeof(N), b2);
         ReduceAt<Type, kR>(row_at + v3 * sizeof(N), b3);
       } else {
-        item(i, Wrapped(LoadAt<I>(idx + i * sizeof(I)), dim_size), b0);
-        item(i + 1, Wrapped(LoadAt<I>(idx + (i + 1) * sizeof(I)), dim_size), b1);
-        item(i + 2, Wrapped(LoadAt<I>(idx + (i + 2) * sizeof(I)), dim_size), b2);
-        item(i + 3, Wrapped(LoadAt<I>(idx + (i + 3) * sizeof(I)), dim_size), b3);
+        item(i, Wrapped(static_cast<I>(v0), dim_size), b0);
+        item(i + 1, Wrapped(static_cast<I>(v1), dim_size), b1);
+        item(i + 2, Wrapped(static_cast<I>(v2), dim_size), b2);
+        item(i + 3, Wrapped(static_cast<I>(v3), dim_size), b3);
       }
     }
   }

@@ -830,7 +830,8 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
                           uint32_t b,
                           DML_TENSOR_DATA_TYPE data_type = DML_TENSOR_DATA_TYPE_FLOAT32,
                           uint64_t serial_cutoff_bytes = uint64_t{64} << 10,
-                          uint32_t concurrency = 2) {
+                          uint32_t concurrency = 2,
+                          kernels::ScatterReduction reduction = kernels::ScatterReduction::kNone) {
     Tensor input, indices, updates, output;
     Describe(&input, data_type, in, {}, 0);
     Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, idx, {}, 0);
@@ -847,6 +848,7 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
     ScatterSettings settings;
     settings.concurrency = concurrency;
     settings.serial_cutoff_bytes = serial_cutoff_bytes;
+    settings.reduction = reduction;
     ScatterPlan plan;
     EXPECT_TRUE(BuildScatterPlan(g, settings, &plan).ok());
     return plan;
@@ -909,25 +911,12 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   EXPECT_EQ(p.owner_slots, 256u * 256);
   EXPECT_EQ(p.owner_shift, 11u);
   // The same with a reduction: every update counts, so key ranges.
-  {
-    Tensor input, indices, updates, output;
-    Describe(&input, DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256, 512}, {}, 0);
-    Describe(&indices, DML_TENSOR_DATA_TYPE_INT64, {1, 10000, 2}, {}, 0);
-    Describe(&updates, DML_TENSOR_DATA_TYPE_FLOAT32, {1, 10000, 512}, {}, 0);
-    Describe(&output, DML_TENSOR_DATA_TYPE_FLOAT32, {256, 256, 512}, {}, 0);
-    DML_SCATTER_ND_OPERATOR_DESC n = {&input.desc, &indices.desc, &updates.desc, &output.desc, 3,
-                                      3};
-    ScatterGeometry g;
-    ASSERT_TRUE(ValidateScatter(DML_OPERATOR_DESC{DML_OPERATOR_SCATTER_ND, &n}, &g).ok());
-    ScatterSettings settings;
-    settings.concurrency = 2;
-    settings.reduction = kernels::ScatterReduction::kAdd;
-    ScatterPlan reduced;
-    ASSERT_TRUE(BuildScatterPlan(g, settings, &reduced).ok());
-    EXPECT_EQ(reduced.split_loop, kNoSplitLoop);
-    EXPECT_EQ(reduced.max_slices, 2u);
-    EXPECT_EQ(reduced.owner_slots, 0u);
-  }
+  p = plan_of(DML_OPERATOR_SCATTER_ND, {256, 256, 512}, {1, 10000, 2}, {1, 10000, 512}, 3, 2,
+              DML_TENSOR_DATA_TYPE_FLOAT32, kDefaultTuning.scatter_serial_cutoff_bytes, 2,
+              kernels::ScatterReduction::kAdd);
+  EXPECT_EQ(p.split_loop, kNoSplitLoop);
+  EXPECT_EQ(p.max_slices, 2u);
+  EXPECT_EQ(p.owner_slots, 0u);
   // The KV-cache token write: 256 rows of 256 bytes, key ranges; about 200 KB moved is below the
   // scatter's serial cutoff (inline). Rows of 256 bytes in a 256 MiB cache are streamed.
   p = plan_of(DML_OPERATOR_SCATTER_ND, {8, 32, 4096, 128}, {8, 32, 1, 3}, {8, 32, 1, 128}, 4, 4,
