@@ -114,6 +114,11 @@ inline bool RunsWholeRows(const Plan& plan) {
 // borders (copy_run streams runs above 64 bytes), whose caller issues the fence.
 void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
+// RunUnits for a co-run group (args.co_run) whose steps all satisfy CoRunsByRow: row u of
+// every step in turn, rows along each step's line loop walked by pointer bumps (whole_rows.cc).
+// Without the fence.
+void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
+
 // RunUnits for a plan with staged lines (staged_rows.cc), without the fence (RunUnits issues
 // it).
 void RunStagedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);

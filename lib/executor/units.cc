@@ -566,15 +566,24 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   if (args.co_run == nullptr) {
     RunStepUnits(plan, args, begin, end);
   } else {
-    // A co-run group: one grain of each step in turn, so that their reads and writes advance
-    // together (all steps have the same unit count).
-    const uint64_t chunk_units = std::max<uint64_t>(1, plan.partition.grain_units);
-    for (uint64_t first = begin; first < end; first += chunk_units) {
-      const uint64_t last = std::min(end, first + chunk_units);
-      RunStepUnits(plan, args, first, last);
-      for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
-        RunStepUnits(*next->plan, next->args, first, last);
-        streamed = streamed || streams(*next->plan);
+    // A co-run group (all steps have the same unit count): row by row where every step copies
+    // whole rows on its own, else one grain of each step in turn, so that their reads and
+    // writes advance together.
+    bool by_row = CoRunsByRow(plan);
+    for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
+      by_row = by_row && CoRunsByRow(*next->plan);
+      streamed = streamed || streams(*next->plan);
+    }
+    if (by_row) {
+      RunCoRunRows(plan, args, begin, end);
+    } else {
+      const uint64_t chunk_units = std::max<uint64_t>(1, plan.partition.grain_units);
+      for (uint64_t first = begin; first < end; first += chunk_units) {
+        const uint64_t last = std::min(end, first + chunk_units);
+        RunStepUnits(plan, args, first, last);
+        for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
+          RunStepUnits(*next->plan, next->args, first, last);
+        }
       }
     }
   }

@@ -185,6 +185,63 @@ void RunWholeRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint
 
 }  // namespace
 
+void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
+  // One group member: its row's pointers and the loop invariants, in locals (the row copies'
+  // stores may alias the plans as far as the compiler knows).
+  struct Member {
+    const Plan* plan;
+    const ExecArgs* args;
+    uint8_t* out;
+    const uint8_t* in;
+    int64_t out_stride_bytes;
+    int64_t in_stride_bytes;
+    uint64_t row_bytes;
+    uint64_t line_rows;
+  };
+  Member members[kMaxCoRunSteps];
+  uint32_t count = 0;
+  const auto add = [&](const Plan* p, const ExecArgs* a) {
+    DMLCPU_DCHECK(count < kMaxCoRunSteps && CoRunsByRow(*p));
+    const Loop& line = p->loops[p->loop_count - 2];
+    members[count++] = {p,
+                        a,
+                        nullptr,
+                        nullptr,
+                        line.out_stride_bytes,
+                        line.in_stride_bytes,
+                        p->partition.row_items * p->elem_bytes,
+                        static_cast<uint64_t>(line.size)};
+  };
+  add(&plan, &args);
+  for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
+    add(next->plan, &next->args);
+  }
+  for (uint64_t unit = begin; unit < end;) {
+    // Up to the end of the shortest line left among the members: pointer bumps until then.
+    uint64_t n = end - unit;
+    for (uint32_t k = 0; k < count; ++k) {
+      Member& m = members[k];
+      const RowOffsets r = LocateRow(*m.plan, m.plan->loop_count - 1, unit);
+      m.out = m.args->output + r.out_off;
+      m.in = m.args->input + r.in_off;
+      n = std::min(n, m.line_rows - unit % m.line_rows);
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      for (uint32_t k = 0; k < count; ++k) {
+        Member& m = members[k];
+        if (m.row_bytes > 64) {
+          m.plan->copy_run(m.out, m.in, m.row_bytes);
+        } else {
+          CopyOverlapping<32>(m.out, m.in, m.row_bytes);
+        }
+        m.out += m.out_stride_bytes;
+        m.in += m.in_stride_bytes;
+      }
+    }
+    unit += n;
+  }
+}
+
 void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
   switch (plan.strategy) {
     case Strategy::kContiguousRun:

@@ -206,8 +206,16 @@ std::string DescribeProgram(const Program& program) {
   s += StrFormat("  program: %zu step(s) over %u input(s) and %u output(s)%s\n",
                  program.steps.size(), program.input_count, program.output_count,
                  program.strict_indices ? ", every index checked first" : "");
+  bool group_by_row = false;  // the current co-run group runs row by row (CoRunsByRow)
   for (size_t i = 0; i < program.steps.size(); ++i) {
     const Step& step = program.steps[i];
+    if (step.co_run_with_next && (i == 0 || !program.steps[i - 1].co_run_with_next)) {
+      group_by_row = true;
+      for (size_t k = i; k < program.steps.size(); ++k) {
+        group_by_row = group_by_row && CoRunsByRow(program.steps[k].plan);
+        if (!program.steps[k].co_run_with_next) break;
+      }
+    }
     std::string from;
     if (step.kind == StepKind::kFill) {
       from = StrFormat("0x%llx", static_cast<unsigned long long>(step.fill_bits));
@@ -224,7 +232,8 @@ std::string DescribeProgram(const Program& program) {
                    static_cast<long long>(step.out_base_bytes),
                    step.skip_in_place ? " (skipped when run in place)" : "");
     if (step.co_run_with_next) {
-      s += StrFormat("    runs interleaved with step %zu, one grain of each in turn\n", i + 1);
+      s += StrFormat("    runs interleaved with step %zu, %s\n", i + 1,
+                     group_by_row ? "row by row" : "one grain of each in turn");
     }
     s += step.kind == StepKind::kScatter ? DescribeScatterPlan(step.scatter)
                                          : DescribePlan(step.plan);

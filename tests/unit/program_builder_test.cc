@@ -143,6 +143,96 @@ TEST(ProgramBuilderTest, CoRunGroupsOfEqualStepsMatchTheSequentialResult) {
   }
 }
 
+// SPLIT-like groups whose members copy whole rows of unequal widths and loop structures: a
+// packed output (one line of every row), an output in blocks of 7 rows with a 64-byte gap after
+// each block (lines of 7 rows), and a third packed one. Rows of at least
+// Tuning::kMinCoRunRowBytes run row by row (CoRunsByRow), on regular and non-temporal stores;
+// any thread count splits the rows mid-line. The gaps keep their bytes.
+TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
+  constexpr uint32_t kRows = 2100, kBlockRows = 7, kGapBytes = 64;
+  Tuning streaming = kDefaultTuning;
+  streaming.stream_threshold_bytes = 0;
+  // Row widths in 4-byte items of the three outputs; the first set is below the row minimum.
+  const std::vector<std::vector<uint32_t>> width_sets = {
+      {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {8, 16, 24}};
+  for (const Tuning* tuning : {&kDefaultTuning, static_cast<const Tuning*>(&streaming)}) {
+    for (const std::vector<uint32_t>& widths : width_sets) {
+      SCOPED_TRACE("widths " + std::to_string(widths[0]) + "/" + std::to_string(widths[1]) + "/" +
+                   std::to_string(widths[2]) + (tuning == &streaming ? ", streamed" : ""));
+      const uint32_t in_cols = widths[0] + widths[1] + widths[2];
+      const int64_t in_row_bytes = int64_t{in_cols} * 4;
+      Program program;
+      PlanSettings settings;
+      settings.tuning = tuning;
+      ProgramBuilder b(settings, &program);
+      program.geometry.name = "TEST";
+      const uint32_t in = b.AddInput("IN", Packed(4, {kRows, in_cols}));
+      // Output k's byte size and the nest writing it.
+      std::vector<size_t> out_bytes(3);
+      int64_t col_bytes = 0;
+      for (uint32_t k = 0; k < 3; ++k) {
+        const int64_t row_bytes = int64_t{widths[k]} * 4;
+        if (k == 1) {
+          const int64_t block_bytes = kBlockRows * row_bytes + kGapBytes;
+          out_bytes[k] = static_cast<size_t>(kRows / kBlockRows * block_bytes);
+          TensorInfo t = Packed(4, {static_cast<uint32_t>(out_bytes[k] / 4)});
+          const uint32_t o = b.AddOutput("OUT1", t);
+          ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, o,
+                                Nest(4, {kRows / kBlockRows, kBlockRows, widths[k]},
+                                     {kBlockRows * in_row_bytes, in_row_bytes, 4},
+                                     {block_bytes, row_bytes, 4}, col_bytes))
+                          .ok());
+        } else {
+          out_bytes[k] = size_t{kRows} * static_cast<size_t>(row_bytes);
+          const uint32_t o = b.AddOutput("OUT" + std::to_string(k), Packed(4, {kRows, widths[k]}));
+          ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, o,
+                                Nest(4, {kRows, widths[k]}, {in_row_bytes, 4}, {row_bytes, 4},
+                                     col_bytes))
+                          .ok());
+        }
+        col_bytes += row_bytes;
+      }
+      b.CoRunIndependentSteps();
+      ASSERT_EQ(program.steps.size(), 3u);
+      ASSERT_TRUE(program.steps[0].co_run_with_next && program.steps[1].co_run_with_next);
+      ASSERT_TRUE(program.steps[0].plan.partition.parallel);
+      const bool by_row = widths[0] * 4 >= Tuning::kMinCoRunRowBytes;
+      for (uint32_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(CoRunsByRow(program.steps[k].plan), widths[k] * 4 >= Tuning::kMinCoRunRowBytes)
+            << "step " << k;
+        EXPECT_EQ(program.steps[k].plan.store.non_temporal, tuning == &streaming) << "step " << k;
+      }
+      std::vector<uint32_t> input(size_t{kRows} * in_cols);
+      for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint32_t>(i * 2654435761u);
+      for (const uint32_t threads : {1u, 2u, 3u, 7u}) {
+        std::vector<std::vector<uint8_t>> results(3);
+        std::vector<void*> out_ptrs;
+        for (uint32_t k = 0; k < 3; ++k) {
+          results[k].assign(out_bytes[k], 0xA5);
+          out_ptrs.push_back(results[k].data());
+        }
+        RunSteps(program, threads, {input.data()}, out_ptrs);
+        uint32_t first_col = 0;
+        for (uint32_t k = 0; k < 3; ++k) {
+          // The expected bytes of output k, gaps 0xA5.
+          std::vector<uint8_t> expected(out_bytes[k], 0xA5);
+          const size_t row_bytes = size_t{widths[k]} * 4;
+          for (uint32_t r = 0; r < kRows; ++r) {
+            const size_t at = k == 1 ? r / kBlockRows * (kBlockRows * row_bytes + kGapBytes) +
+                                           r % kBlockRows * row_bytes
+                                     : r * row_bytes;
+            std::memcpy(expected.data() + at, input.data() + size_t{r} * in_cols + first_col,
+                        row_bytes);
+          }
+          ASSERT_EQ(results[k], expected) << threads << " threads, output " << k
+                                          << (by_row ? " (row by row)" : "");
+          first_col += widths[k];
+        }
+      }
+    }
+  }
+}
+
 // Steps of different unit counts (a JOIN of unequal parts along an outer axis) stay apart.
 TEST(ProgramBuilderTest, StepsOfDifferentPartitionsDoNotCoRun) {
   Program program;
