@@ -285,9 +285,10 @@ StatusOr<CompiledOperator> Device::Compile(const DML_OPERATOR_DESC& desc,
                   "one slot count for the pool and the planner");
     if (program->max_pack_bytes != 0 && !op.backend_op_) {
       // One slot per thread that can run units of one Execute, and two more for other callers,
-      // at most Tuning::max_scratch_bytes in all (the planner narrows the strips of many-thread
-      // devices to fit); threads finding none read the input directly. Only the slots in use are
-      // ever touched.
+      // at most Tuning::max_scratch_bytes in all. The scatter planner narrows fused strips to
+      // fit, but a strip of one item or one line can exceed that share: then there are fewer
+      // slots. A thread finding none works without (a gather reads the input directly, a scatter
+      // slice updates the output directly). Only the slots in use are ever touched.
       const uint64_t slots = std::min<uint64_t>(
           {internal::ScratchPool::kMaxSlots, uint64_t{state_->executor.concurrency()} + 2,
            std::max<uint64_t>(1, internal::kDefaultTuning.max_scratch_bytes /
