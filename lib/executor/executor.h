@@ -29,7 +29,8 @@ struct ExecArgs {
   // then reads the input directly).
   ScratchPool* scratch = nullptr;
   // The next step of a co-run group (Step::co_run_with_next), null for none: RunUnits runs
-  // the same units of it (and of its own co_run) right after this step's, a few at a time.
+  // the same units of it (and of its own co_run) interleaved with this step's: row by row
+  // (RunCoRunRows) or a grain of each in turn.
   const CoRunStep* co_run = nullptr;
 };
 
@@ -115,8 +116,8 @@ inline bool RunsWholeRows(const Plan& plan) {
 void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
 // RunUnits for a co-run group (args.co_run) whose steps all satisfy CoRunsByRow: row u of
-// every step in turn, rows along each step's line loop walked by pointer bumps (whole_rows.cc).
-// Without the fence.
+// every step in turn (rows under Tuning::kCoRunRowByRowBytes a batch at a time), rows along each
+// step's line loop walked by pointer bumps (whole_rows.cc). Without the fence.
 void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
 // RunUnits for a plan with staged lines (staged_rows.cc), without the fence (RunUnits issues

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The unit engine's loop for steps of whole rows with regular stores and no prefetch (the small
-// steps of JOIN, SPLIT, PADDING, TILE and fills; also streamed rows of runs): the row's copy and
-// border width chosen once per unit range, the rows of a line walked by pointer bumps.
-// Single-threaded, allocation-free.
+// The unit engine's loops for steps of whole rows with regular stores and no prefetch (the small
+// steps of JOIN, SPLIT, PADDING, TILE and fills; also streamed rows of runs), and for co-run
+// groups of such steps row by row: the row's copy and border width chosen once per unit range,
+// the rows of a line walked by pointer bumps. Single-threaded, allocation-free.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -183,61 +183,89 @@ void RunWholeRowsOf(const Plan& plan, const ExecArgs& args, uint64_t begin, uint
   }
 }
 
+// One member of a co-run group in RunCoRunRows: its current row's pointers and the loop
+// invariants, in locals.
+struct CoRunMember {
+  const Plan* plan;
+  const ExecArgs* args;
+  uint8_t* out;
+  const uint8_t* in;
+  int64_t out_stride_bytes;
+  int64_t in_stride_bytes;
+  uint64_t row_bytes;
+  uint64_t line_rows;
+  kernels::CopyBytesFn copy_run;
+  bool inline_copy;  // rows of at most a line that copy_run would not stream
+};
+
+// `rows` rows of every member, `batch` rows of each member in turn: copy_run (it streams whole
+// lines where the plan streams), or inline moves for rows of at most a line kept in the cache.
+void CopyCoRunRows(CoRunMember* members, uint32_t count, uint64_t rows, uint64_t batch) {
+  static_assert(Tuning::kMinCoRunRowBytes >= 32, "CopyOverlapping<32> needs 32 bytes");
+  for (uint64_t done = 0; done < rows; done += batch) {
+    const uint64_t b = std::min(batch, rows - done);
+    for (uint32_t k = 0; k < count; ++k) {
+      CoRunMember& m = members[k];
+      uint8_t* out = m.out;
+      const uint8_t* in = m.in;
+      if (m.inline_copy) {
+        for (uint64_t i = 0; i < b; ++i, out += m.out_stride_bytes, in += m.in_stride_bytes) {
+          CopyOverlapping<32>(out, in, m.row_bytes);
+        }
+      } else {
+        for (uint64_t i = 0; i < b; ++i, out += m.out_stride_bytes, in += m.in_stride_bytes) {
+          m.copy_run(out, in, m.row_bytes);
+        }
+      }
+      m.out = out;
+      m.in = in;
+    }
+  }
+}
+
 }  // namespace
 
 void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end) {
-  // One group member: its row's pointers and the loop invariants, in locals (the row copies'
-  // stores may alias the plans as far as the compiler knows).
-  struct Member {
-    const Plan* plan;
-    const ExecArgs* args;
-    uint8_t* out;
-    const uint8_t* in;
-    int64_t out_stride_bytes;
-    int64_t in_stride_bytes;
-    uint64_t row_bytes;
-    uint64_t line_rows;
-  };
-  Member members[kMaxCoRunSteps];
+  CoRunMember members[kMaxCoRunSteps];
   uint32_t count = 0;
   const auto add = [&](const Plan* p, const ExecArgs* a) {
     DMLCPU_DCHECK(count < kMaxCoRunSteps && CoRunsByRow(*p));
     const Loop& line = p->loops[p->loop_count - 2];
+    const uint64_t row_bytes = p->partition.row_items * p->elem_bytes;
     members[count++] = {p,
                         a,
                         nullptr,
                         nullptr,
                         line.out_stride_bytes,
                         line.in_stride_bytes,
-                        p->partition.row_items * p->elem_bytes,
-                        static_cast<uint64_t>(line.size)};
+                        row_bytes,
+                        static_cast<uint64_t>(line.size),
+                        p->copy_run,
+                        row_bytes < 64 || (row_bytes == 64 && !p->store.non_temporal)};
   };
   add(&plan, &args);
   for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
     add(next->plan, &next->args);
   }
+  // Rows under Tuning::kCoRunRowByRowBytes go Tuning::kCoRunBatchBytes of each member at a time.
+  uint64_t min_row_bytes = members[0].row_bytes;
+  for (uint32_t k = 1; k < count; ++k) {
+    min_row_bytes = std::min(min_row_bytes, members[k].row_bytes);
+  }
+  const uint64_t batch = min_row_bytes < Tuning::kCoRunRowByRowBytes
+                             ? std::max<uint64_t>(1, Tuning::kCoRunBatchBytes / min_row_bytes)
+                             : 1;
   for (uint64_t unit = begin; unit < end;) {
     // Up to the end of the shortest line left among the members: pointer bumps until then.
     uint64_t n = end - unit;
     for (uint32_t k = 0; k < count; ++k) {
-      Member& m = members[k];
+      CoRunMember& m = members[k];
       const RowOffsets r = LocateRow(*m.plan, m.plan->loop_count - 1, unit);
       m.out = m.args->output + r.out_off;
       m.in = m.args->input + r.in_off;
       n = std::min(n, m.line_rows - unit % m.line_rows);
     }
-    for (uint64_t i = 0; i < n; ++i) {
-      for (uint32_t k = 0; k < count; ++k) {
-        Member& m = members[k];
-        if (m.row_bytes > 64) {
-          m.plan->copy_run(m.out, m.in, m.row_bytes);
-        } else {
-          CopyOverlapping<32>(m.out, m.in, m.row_bytes);
-        }
-        m.out += m.out_stride_bytes;
-        m.in += m.in_stride_bytes;
-      }
-    }
+    CopyCoRunRows(members, count, n, batch);
     unit += n;
   }
 }

@@ -187,7 +187,7 @@ struct Plan {
 
 // Whether a member of a co-run group copies whole rows of at least Tuning::kMinCoRunRowBytes on
 // its own (rows of runs, one piece per row; no prefetch, tiles, borders or staging). A group of
-// such steps runs row by row (executor: RunCoRunRows).
+// such steps runs row by row, short rows a few at a time (executor: RunCoRunRows).
 inline bool CoRunsByRow(const Plan& plan) {
   const RowBorders& b = plan.borders;
   return plan.strategy == Strategy::kRowsOfRuns && plan.loop_count >= 2 &&
@@ -251,9 +251,10 @@ struct Step {
   // Skipped when Execute binds outputs[0] to inputs[Program::in_place_input] (the scatters'
   // copy of the input into the output).
   bool skip_in_place = false;
-  // Runs interleaved with the next step, a few units of each in turn (their partitions have the
-  // same unit count, and no step of the group reads what another writes): a SPLIT then reads its
-  // input front to back once instead of once per output. At most kMaxCoRunSteps in a group.
+  // Runs interleaved with the next step, row by row where CoRunsByRow holds for the whole group,
+  // else a grain of each in turn (their partitions have the same unit count, and no step of the
+  // group reads what another writes): a SPLIT then reads its input front to back once instead of
+  // once per output. At most kMaxCoRunSteps in a group.
   bool co_run_with_next = false;
   Plan plan;
   ScatterPlan scatter;  // kScatter: input_binding holds the updates

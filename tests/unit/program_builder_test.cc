@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dmlcpu/dmlcpu.h"
@@ -146,15 +147,17 @@ TEST(ProgramBuilderTest, CoRunGroupsOfEqualStepsMatchTheSequentialResult) {
 // SPLIT-like groups whose members copy whole rows of unequal widths and loop structures: a
 // packed output (one line of every row), an output in blocks of 7 rows with a 64-byte gap after
 // each block (lines of 7 rows), and a third packed one. Rows of at least
-// Tuning::kMinCoRunRowBytes run row by row (CoRunsByRow), on regular and non-temporal stores;
-// any thread count splits the rows mid-line. The gaps keep their bytes.
+// Tuning::kMinCoRunRowBytes run row by row or in batches of rows (CoRunsByRow), on regular and
+// non-temporal stores, over unit ranges that start mid-line (given directly, and as 2, 3 and 7
+// threads split them). The gaps keep their bytes.
 TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
   constexpr uint32_t kRows = 2100, kBlockRows = 7, kGapBytes = 64;
   Tuning streaming = kDefaultTuning;
   streaming.stream_threshold_bytes = 0;
-  // Row widths in 4-byte items of the three outputs; the first set is below the row minimum.
+  // Row widths in 4-byte items of the three outputs: below the row minimum, in batches of
+  // several rows (shortest row under Tuning::kCoRunRowByRowBytes), one row at a time.
   const std::vector<std::vector<uint32_t>> width_sets = {
-      {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {8, 16, 24}};
+      {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {8, 16, 24}, {32, 40, 33}};
   for (const Tuning* tuning : {&kDefaultTuning, static_cast<const Tuning*>(&streaming)}) {
     for (const std::vector<uint32_t>& widths : width_sets) {
       SCOPED_TRACE("widths " + std::to_string(widths[0]) + "/" + std::to_string(widths[1]) + "/" +
@@ -204,14 +207,30 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
       }
       std::vector<uint32_t> input(size_t{kRows} * in_cols);
       for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint32_t>(i * 2654435761u);
-      for (const uint32_t threads : {1u, 2u, 3u, 7u}) {
+      // threads 0: RunUnits called directly on unit ranges that start mid-line (any build).
+      for (const uint32_t threads : {0u, 1u, 2u, 3u, 7u}) {
         std::vector<std::vector<uint8_t>> results(3);
         std::vector<void*> out_ptrs;
         for (uint32_t k = 0; k < 3; ++k) {
           results[k].assign(out_bytes[k], 0xA5);
           out_ptrs.push_back(results[k].data());
         }
-        RunSteps(program, threads, {input.data()}, out_ptrs);
+        if (threads == 0) {
+          const auto args_of = [&](uint32_t k, const CoRunStep* next) {
+            return ExecArgs{reinterpret_cast<const uint8_t*>(input.data()), nullptr,
+                            results[k].data() + program.steps[k].out_base_bytes, nullptr, next};
+          };
+          CoRunStep group[2];
+          group[1] = {&program.steps[2].plan, args_of(2, nullptr)};
+          group[0] = {&program.steps[1].plan, args_of(1, &group[1])};
+          const ExecArgs args = args_of(0, &group[0]);
+          for (const auto& [begin, end] : std::vector<std::pair<uint64_t, uint64_t>>{
+                   {0, 3}, {3, 1000}, {1000, 1001}, {1001, 1012}, {1012, kRows}}) {
+            RunUnits(program.steps[0].plan, args, begin, end);
+          }
+        } else {
+          RunSteps(program, threads, {input.data()}, out_ptrs);
+        }
         uint32_t first_col = 0;
         for (uint32_t k = 0; k < 3; ++k) {
           // The expected bytes of output k, gaps 0xA5.
