@@ -95,12 +95,10 @@ struct Tuning {
   static constexpr uint64_t kMaxStagedPieceBytes = uint64_t{2} << 10;
   static constexpr uint64_t kStagedPrefetchBytes = uint64_t{2} << 10;
   static constexpr uint64_t kStagedBatchRows = 4;
-  // Co-run groups (a SPLIT's or JOIN's steps) whose rows are all at least kMinCoRunRowBytes
-  // long run row by row, every step's row in turn, so that a SPLIT reads its input front to
-  // back; rows under kCoRunRowByRowBytes go kCoRunBatchBytes of each step at a time (the
-  // per-row cost; longer rows read in several passes over a window ran up to 3x slower). AMD
-  // EPYC VM, docs/performance.md (session 34).
-  static constexpr uint64_t kMinCoRunRowBytes = 32;
+  // Co-run groups of whole rows (a SPLIT's or JOIN's steps) run row by row, every step's row in
+  // turn, so that a SPLIT reads its input front to back; rows under kCoRunRowByRowBytes go
+  // kCoRunBatchBytes of each step at a time (the per-row cost; longer rows read in several
+  // passes over a window ran up to 3x slower). AMD EPYC VM, docs/performance.md (session 34).
   static constexpr uint64_t kCoRunRowByRowBytes = 128;
   static constexpr uint64_t kCoRunBatchBytes = 512;
   // Index-chosen blocks below this are copied (and prefetched for) in groups of about this.

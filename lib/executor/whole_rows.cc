@@ -195,30 +195,62 @@ struct CoRunMember {
   uint64_t row_bytes;
   uint64_t line_rows;
   kernels::CopyBytesFn copy_run;
-  bool inline_copy;  // rows of at most a line that copy_run would not stream
+  // The row's copy: copy_run (rows above a line, and streamed whole lines), or inline moves of
+  // 32, 16, 8 or 4 bytes (overlapping), or bytes one by one.
+  enum class Copy : uint8_t { kRun, kMoves32, kMoves16, kMoves8, kMoves4, kBytes } copy;
 };
 
-// `rows` rows of every member, `batch` rows of each member in turn: copy_run (it streams whole
-// lines where the plan streams), or inline moves for rows of at most a line kept in the cache.
+CoRunMember::Copy CoRunCopyOf(uint64_t row_bytes, bool non_temporal) {
+  using Copy = CoRunMember::Copy;
+  if (row_bytes > 64 || (row_bytes == 64 && non_temporal)) return Copy::kRun;
+  if (row_bytes >= 32) return Copy::kMoves32;
+  if (row_bytes >= 16) return Copy::kMoves16;
+  if (row_bytes >= 8) return Copy::kMoves8;
+  return row_bytes >= 4 ? Copy::kMoves4 : Copy::kBytes;
+}
+
+// `rows` rows of member m from its current row on, by `copy`.
+template <typename CopyRow>
+inline void CopyMemberRows(CoRunMember& m, uint64_t rows, const CopyRow& copy) {
+  uint8_t* out = m.out;
+  const uint8_t* in = m.in;
+  for (uint64_t i = 0; i < rows; ++i, out += m.out_stride_bytes, in += m.in_stride_bytes) {
+    copy(out, in);
+  }
+  m.out = out;
+  m.in = in;
+}
+
+// `rows` rows of every member, `batch` rows of each member in turn.
 void CopyCoRunRows(CoRunMember* members, uint32_t count, uint64_t rows, uint64_t batch) {
-  static_assert(Tuning::kMinCoRunRowBytes >= 32, "CopyOverlapping<32> needs 32 bytes");
+  using Copy = CoRunMember::Copy;
   for (uint64_t done = 0; done < rows; done += batch) {
     const uint64_t b = std::min(batch, rows - done);
     for (uint32_t k = 0; k < count; ++k) {
       CoRunMember& m = members[k];
-      uint8_t* out = m.out;
-      const uint8_t* in = m.in;
-      if (m.inline_copy) {
-        for (uint64_t i = 0; i < b; ++i, out += m.out_stride_bytes, in += m.in_stride_bytes) {
-          CopyOverlapping<32>(out, in, m.row_bytes);
-        }
-      } else {
-        for (uint64_t i = 0; i < b; ++i, out += m.out_stride_bytes, in += m.in_stride_bytes) {
-          m.copy_run(out, in, m.row_bytes);
-        }
+      const uint64_t n = m.row_bytes;
+      switch (m.copy) {
+        case Copy::kRun:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { m.copy_run(o, i, n); });
+          break;
+        case Copy::kMoves32:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<32>(o, i, n); });
+          break;
+        case Copy::kMoves16:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<16>(o, i, n); });
+          break;
+        case Copy::kMoves8:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<8>(o, i, n); });
+          break;
+        case Copy::kMoves4:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<4>(o, i, n); });
+          break;
+        case Copy::kBytes:
+          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) {
+            for (uint64_t j = 0; j < n; ++j) o[j] = i[j];
+          });
+          break;
       }
-      m.out = out;
-      m.in = in;
     }
   }
 }
@@ -241,7 +273,7 @@ void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
                         row_bytes,
                         static_cast<uint64_t>(line.size),
                         p->copy_run,
-                        row_bytes < 64 || (row_bytes == 64 && !p->store.non_temporal)};
+                        CoRunCopyOf(row_bytes, p->store.non_temporal)};
   };
   add(&plan, &args);
   for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {

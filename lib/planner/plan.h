@@ -185,16 +185,15 @@ struct Plan {
   kernels::GatherRowFn gather_row = nullptr;
 };
 
-// Whether a member of a co-run group copies whole rows of at least Tuning::kMinCoRunRowBytes on
-// its own (rows of runs, one piece per row; no prefetch, tiles, borders or staging). A group of
-// such steps runs row by row, short rows a few at a time (executor: RunCoRunRows).
+// Whether a member of a co-run group copies whole rows on its own (rows of runs, one piece per
+// row; no prefetch, tiles, borders or staging). A group of such steps runs row by row, short
+// rows a few at a time (executor: RunCoRunRows).
 inline bool CoRunsByRow(const Plan& plan) {
   const RowBorders& b = plan.borders;
   return plan.strategy == Strategy::kRowsOfRuns && plan.loop_count >= 2 &&
          plan.partition.pieces_per_row == 1 && !plan.prefetch.input_stream &&
          !plan.store.staged_lines && plan.tiling == Tiling::kNone &&
-         b.left_items + b.right_items + b.top_rows + b.bottom_rows == 0 &&
-         plan.partition.row_items * plan.elem_bytes >= Tuning::kMinCoRunRowBytes;
+         b.left_items + b.right_items + b.top_rows + b.bottom_rows == 0;
 }
 
 // Strict-mode scan of the index tensor for one tuple element: the elements addressed by

@@ -146,22 +146,25 @@ TEST(ProgramBuilderTest, CoRunGroupsOfEqualStepsMatchTheSequentialResult) {
 
 // SPLIT-like groups whose members copy whole rows of unequal widths and loop structures: a
 // packed output (one line of every row), an output in blocks of 7 rows with a 64-byte gap after
-// each block (lines of 7 rows), and a third packed one. Rows of at least
-// Tuning::kMinCoRunRowBytes run row by row or in batches of rows (CoRunsByRow), on regular and
-// non-temporal stores, over unit ranges that start mid-line (given directly, and as 2, 3 and 7
-// threads split them). The gaps keep their bytes.
+// each block (lines of 7 rows), and a third packed one (or with a gap after every element: then
+// the group runs a grain of each step in turn). Rows of every width run row by row or in batches
+// of rows (CoRunsByRow), on regular and non-temporal stores, over unit ranges that start
+// mid-line (given directly, and as 2, 3 and 7 threads split them). The gaps keep their bytes.
 TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
-  constexpr uint32_t kRows = 2100, kBlockRows = 7, kGapBytes = 64;
+  constexpr uint32_t kRows = 8400, kBlockRows = 7, kGapBytes = 64;
   Tuning streaming = kDefaultTuning;
   streaming.stream_threshold_bytes = 0;
-  // Row widths in 4-byte items of the three outputs: below the row minimum, in batches of
-  // several rows (shortest row under Tuning::kCoRunRowByRowBytes), one row at a time.
+  // Row widths in 4-byte items of the three outputs: in batches of several rows (the shortest
+  // row under Tuning::kCoRunRowByRowBytes; each inline move width and copy_run), one row at a
+  // time; the last set with a gapped third output.
   const std::vector<std::vector<uint32_t>> width_sets = {
-      {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {8, 16, 24}, {32, 40, 33}};
+      {2, 3, 5}, {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {32, 40, 33}, {8, 16, 24}};
   for (const Tuning* tuning : {&kDefaultTuning, static_cast<const Tuning*>(&streaming)}) {
     for (const std::vector<uint32_t>& widths : width_sets) {
+      const bool gapped = &widths == &width_sets.back();
       SCOPED_TRACE("widths " + std::to_string(widths[0]) + "/" + std::to_string(widths[1]) + "/" +
-                   std::to_string(widths[2]) + (tuning == &streaming ? ", streamed" : ""));
+                   std::to_string(widths[2]) + (gapped ? " gapped" : "") +
+                   (tuning == &streaming ? ", streamed" : ""));
       const uint32_t in_cols = widths[0] + widths[1] + widths[2];
       const int64_t in_row_bytes = int64_t{in_cols} * 4;
       Program program;
@@ -186,11 +189,14 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
                                      {block_bytes, row_bytes, 4}, col_bytes))
                           .ok());
         } else {
-          out_bytes[k] = size_t{kRows} * static_cast<size_t>(row_bytes);
-          const uint32_t o = b.AddOutput("OUT" + std::to_string(k), Packed(4, {kRows, widths[k]}));
+          const int64_t item_bytes = k == 2 && gapped ? 8 : 4;  // an element, then its gap
+          const int64_t out_row_bytes = widths[k] * item_bytes;
+          out_bytes[k] = size_t{kRows} * static_cast<size_t>(out_row_bytes);
+          const uint32_t o = b.AddOutput(
+              "OUT" + std::to_string(k), Packed(4, {static_cast<uint32_t>(out_bytes[k] / 4)}));
           ASSERT_TRUE(b.AddCopy(StepSource::kInput, in, o,
-                                Nest(4, {kRows, widths[k]}, {in_row_bytes, 4}, {row_bytes, 4},
-                                     col_bytes))
+                                Nest(4, {kRows, widths[k]}, {in_row_bytes, 4},
+                                     {out_row_bytes, item_bytes}, col_bytes))
                           .ok());
         }
         col_bytes += row_bytes;
@@ -199,11 +205,12 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
       ASSERT_EQ(program.steps.size(), 3u);
       ASSERT_TRUE(program.steps[0].co_run_with_next && program.steps[1].co_run_with_next);
       ASSERT_TRUE(program.steps[0].plan.partition.parallel);
-      const bool by_row = widths[0] * 4 >= Tuning::kMinCoRunRowBytes;
+      const bool by_row = !gapped;
       for (uint32_t k = 0; k < 3; ++k) {
-        EXPECT_EQ(CoRunsByRow(program.steps[k].plan), widths[k] * 4 >= Tuning::kMinCoRunRowBytes)
-            << "step " << k;
-        EXPECT_EQ(program.steps[k].plan.store.non_temporal, tuning == &streaming) << "step " << k;
+        EXPECT_EQ(CoRunsByRow(program.steps[k].plan), k < 2 || !gapped) << "step " << k;
+        if (k < 2 || !gapped) {
+          EXPECT_EQ(program.steps[k].plan.store.non_temporal, tuning == &streaming) << "step " << k;
+        }
       }
       std::vector<uint32_t> input(size_t{kRows} * in_cols);
       for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint32_t>(i * 2654435761u);
@@ -237,11 +244,17 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
           std::vector<uint8_t> expected(out_bytes[k], 0xA5);
           const size_t row_bytes = size_t{widths[k]} * 4;
           for (uint32_t r = 0; r < kRows; ++r) {
+            const uint32_t* from = input.data() + size_t{r} * in_cols + first_col;
+            if (k == 2 && gapped) {  // element j at byte 8 j of a row of 8 * widths[k] bytes
+              for (uint32_t j = 0; j < widths[k]; ++j) {
+                std::memcpy(expected.data() + (size_t{r} * widths[k] + j) * 8, from + j, 4);
+              }
+              continue;
+            }
             const size_t at = k == 1 ? r / kBlockRows * (kBlockRows * row_bytes + kGapBytes) +
                                            r % kBlockRows * row_bytes
                                      : r * row_bytes;
-            std::memcpy(expected.data() + at, input.data() + size_t{r} * in_cols + first_col,
-                        row_bytes);
+            std::memcpy(expected.data() + at, from, row_bytes);
           }
           ASSERT_EQ(results[k], expected) << threads << " threads, output " << k
                                           << (by_row ? " (row by row)" : "");
