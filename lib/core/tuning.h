@@ -37,6 +37,12 @@ struct Tuning {
   // A parallel task moves at least this much (task overhead against balance).
   uint64_t grain_bytes = uint64_t{32} << 10;
 
+  // ---- Fills (planner; AMD EPYC VM, docs/performance.md session 34) ----
+  // SLICE_GRAD zeroes only the slabs around a dense window of at least this many bytes (up to
+  // two fill steps per dimension, about 20 ns each); a smaller window is zeroed with the rest
+  // of the output and then written (one fill step).
+  uint64_t min_fill_around_bytes = uint64_t{64} << 10;
+
   // ---- Transpose tiles (planner) ----
   // Transposes of fewer than 8 output columns write up to this much per tile (the whole walk
   // where it fits): the per-tile cost against the src rows read at once.

@@ -239,22 +239,9 @@ class PaddingPlanner {
   // CONSTANT: for each dimension d, the two slabs where d is the first dimension outside the
   // interior (dimensions before d inside it, dimensions after d over the whole output).
   Status Fill(uint64_t fill_bits) {
-    for (uint32_t d = 0; d < n_ - fused_dims_; ++d) {
-      int64_t lo[kMaxRank], hi[kMaxRank];
-      for (uint32_t j = 0; j < n_; ++j) {
-        lo[j] = j < d ? start_[j] : 0;
-        hi[j] = j < d ? start_[j] + in_.sizes[j] : out_.sizes[j];
-      }
-      const int64_t interior_end = start_[d] + in_.sizes[d];
-      hi[d] = start_[d];
-      Status s = b_->AddFill(0, Box(lo, hi), fill_bits);
-      if (!s.ok()) return s;
-      lo[d] = interior_end;
-      hi[d] = out_.sizes[d];
-      s = b_->AddFill(0, Box(lo, hi), fill_bits);
-      if (!s.ok()) return s;
-    }
-    return Status::Ok();
+    int64_t interior_end[kMaxRank];
+    for (uint32_t d = 0; d < n_; ++d) interior_end[d] = start_[d] + in_.sizes[d];
+    return b_->AddFillAround(0, out_, start_, interior_end, n_ - fused_dims_, fill_bits);
   }
 
   // The other modes, dimension by dimension, outermost first: dimension d's border over the

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// SLICE_GRAD (docs/semantics.md#slice_grad): validation and the program, a fill of zero over
-// the output gradient and a copy of the input gradient into the forward slice's window. Loops
+// SLICE_GRAD (docs/semantics.md#slice_grad): validation and the program, fills of zero and a
+// copy of the input gradient into the forward slice's window. A large dense window (unit
+// strides) gets fills of the slabs around it only; otherwise the whole output is zeroed first. Loops
 // whose window stride is negative run backwards, so the output strides stay positive and the
 // negative stride lands on the input.
 #include <cstdint>
 #include <cstdlib>
 
+#include "core/checked_math.h"
 #include "core/format.h"
 #include "planner/ops.h"
 #include "planner/validate_util.h"
@@ -39,6 +41,10 @@ Status BuildSliceGradProgram(const void* desc, ProgramBuilder* b) {
   LoopNest copy;
   copy.elem_bytes = in.elem_bytes;
   copy.loop_count = n;
+  // The box of output coordinates the copy writes, where it writes every one (dense).
+  int64_t written_lo[kMaxRank], written_hi[kMaxRank];
+  bool dense = true;
+  uint64_t window_bytes = in.elem_bytes;  // saturates at UINT64_MAX
   for (uint32_t i = 0; i < n; ++i) {
     const uint64_t offset = d.InputWindowOffsets[i], size = d.InputWindowSizes[i];
     const int64_t stride = d.InputWindowStrides[i];
@@ -69,6 +75,12 @@ Status BuildSliceGradProgram(const void* desc, ProgramBuilder* b) {
     const int64_t in_stride = static_cast<int64_t>(in.strides_elems[i] * in.elem_bytes);
     const int64_t count = in.sizes[i];
     copy.sizes[i] = count;
+    dense = dense && (step == 1 || count == 1);
+    if (!CheckedMul(window_bytes, static_cast<uint64_t>(count), &window_bytes)) {
+      window_bytes = UINT64_MAX;
+    }
+    written_lo[i] = stride > 0 ? start : start + stride * (count - 1);
+    written_hi[i] = (stride > 0 ? start + stride * (count - 1) : start) + 1;
     if (stride > 0) {
       copy.out_base_bytes += start * out_stride;
       copy.out_strides_bytes[i] = stride * out_stride;
@@ -84,7 +96,10 @@ Status BuildSliceGradProgram(const void* desc, ProgramBuilder* b) {
   b->AddOutput("OutputGradientTensor", out);
   program->geometry.input = in;
   program->geometry.output = out;
-  s = b->AddFill(0, NestOf(out, out), 0);
+  const bool fill_around =
+      dense && window_bytes >= b->settings().tuning->min_fill_around_bytes;
+  s = fill_around ? b->AddFillAround(0, out, written_lo, written_hi, n, 0)
+                  : b->AddFill(0, NestOf(out, out), 0);
   if (!s.ok()) return s;
   return b->AddCopy(StepSource::kInput, 0, 0, copy);
 }

@@ -170,6 +170,30 @@ bool ProgramBuilder::PlaceLineBorders(const LoopNest& nest, const BorderSpec& sp
   return true;
 }
 
+Status ProgramBuilder::AddFillAround(uint32_t output_binding, const TensorInfo& out,
+                                     const int64_t* lo, const int64_t* hi, uint32_t dims,
+                                     uint64_t fill_bits) {
+  for (uint32_t d = 0; d < dims; ++d) {
+    // Slab j of dimension d: [0, lo[d]) or [hi[d], size) along d.
+    for (int side = 0; side < 2; ++side) {
+      LoopNest nest;
+      nest.elem_bytes = out.elem_bytes;
+      nest.loop_count = out.rank;
+      for (uint32_t j = 0; j < out.rank; ++j) {
+        const int64_t first = j < d ? lo[j] : j == d && side == 1 ? hi[j] : 0;
+        const int64_t last = j < d ? hi[j] : j == d && side == 0 ? lo[j] : out.sizes[j];
+        const auto stride_bytes = static_cast<int64_t>(out.strides_elems[j] * out.elem_bytes);
+        nest.sizes[j] = last - first;
+        nest.out_strides_bytes[j] = stride_bytes;
+        nest.out_base_bytes += first * stride_bytes;
+      }
+      const Status s = AddFill(output_binding, nest, fill_bits);
+      if (!s.ok()) return s;
+    }
+  }
+  return Status::Ok();
+}
+
 void ProgramBuilder::CoRunIndependentSteps() {
   std::vector<Step>& steps = program_->steps;
   uint32_t group_steps = 1;

@@ -89,6 +89,13 @@ class ProgramBuilder {
   // element whose little-endian bit pattern is the low nest.elem_bytes bytes of fill_bits.
   Status AddFill(uint32_t output_binding, const LoopNest& nest, uint64_t fill_bits);
 
+  // Fills of `output_binding` (tensor `out`) around the box lo[d] <= o[d] < hi[d]: for each
+  // dimension d < dims, the two slabs where d is the first dimension outside the box (the
+  // dimensions before d inside it, those after d whole). Dimensions from `dims` on are left to
+  // the caller (PADDING's rows that write their own borders). Empty slabs add no step.
+  Status AddFillAround(uint32_t output_binding, const TensorInfo& out, const int64_t* lo,
+                       const int64_t* hi, uint32_t dims, uint64_t fill_bits);
+
   // Marks runs of consecutive copy steps with equal partitions to run interleaved
   // (Step::co_run_with_next). Only for steps whose writes are disjoint and that read no output
   // (JOIN's inputs into separate windows, SPLIT's outputs): the caller guarantees it.

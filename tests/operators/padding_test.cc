@@ -699,10 +699,12 @@ TEST(SliceGradTest, RandomAgainstReference) {
     if (large && Product(out) < (1u << 17)) return std::unique_ptr<OperatorCase>();
     std::vector<uint32_t> offsets(n), sizes(n), grad(n);
     std::vector<int32_t> strides(n);
+    const bool dense = Chance(rng, 0.3);  // unit strides: fills around the window only
     for (uint32_t d = 0; d < n; ++d) {
       sizes[d] = Uniform(rng, 1, out[d]);
       offsets[d] = Uniform(rng, 0, out[d] - sizes[d]);
-      const int32_t step = Chance(rng, 0.4) ? 1 : static_cast<int32_t>(Uniform(rng, 2, 5));
+      const int32_t step =
+          dense || Chance(rng, 0.4) ? 1 : static_cast<int32_t>(Uniform(rng, 2, 5));
       strides[d] = Chance(rng, 0.5) ? -step : step;
       const uint32_t reach = 1 + (sizes[d] - 1) / static_cast<uint32_t>(step);
       grad[d] = Chance(rng, 0.7) ? reach : Uniform(rng, 1, reach);
@@ -715,6 +717,41 @@ TEST(SliceGradTest, RandomAgainstReference) {
     coverage->modes.insert(0);
     return tester.BuildCase();
   });
+}
+
+// Dense windows (strides of +1 and -1) of at least 65536 gradient elements, so at least
+// Tuning::min_fill_around_bytes: only the slabs around the written box are zeroed. Every rank,
+// element widths 1-8 (a gradient one short of the window along a dimension from 2 bytes on, so
+// the window's own tail is zeroed too), random layouts with gaps.
+TEST(SliceGradTest, LargeDenseWindowsAgainstReference) {
+  static constexpr DML_TENSOR_DATA_TYPE kTypes[] = {
+      DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16, DML_TENSOR_DATA_TYPE_FLOAT32,
+      DML_TENSOR_DATA_TYPE_INT64};
+  int failures = 0;
+  for (uint32_t n = 1; n <= 8; ++n) {
+    // The window: ceil(2^(16/n)) per dimension (at least 2^16 elements); one more in the output.
+    const auto side = static_cast<uint32_t>(std::ceil(std::pow(2.0, 16.0 / n) - 1e-9));
+    for (uint32_t t = 0; t < 4 && failures < 3; ++t) {
+      const uint64_t seed = BaseSeed() * 0x9E3779B97F4A7C15ull + (uint64_t{7} << 32) + n * 4 + t;
+      Rng rng(seed);
+      std::vector<uint32_t> out(n, side + 1), offsets(n), sizes(n, side), grad(n, side);
+      std::vector<int32_t> strides(n);
+      for (uint32_t d = 0; d < n; ++d) {
+        offsets[d] = Uniform(rng, 0, 1);
+        strides[d] = Chance(rng, 0.5) ? -1 : 1;
+      }
+      if (t > 0) grad[Uniform(rng, 0, n - 1)] = side - 1;
+      SliceGradTester tester;
+      tester.DataType(kTypes[t]);
+      tester.WindowOffsets(offsets).WindowSizes(sizes).WindowStrides(strides);
+      tester.OutputSizes(out);
+      ApplyLayout(rng, grad, out, &tester);
+      std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
+      SCOPED_TRACE("rank " + std::to_string(n) + ": " + op_case->description);
+      if (!RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, seed)) ++failures;
+    }
+  }
+  EXPECT_EQ(failures, 0);
 }
 
 }  // namespace

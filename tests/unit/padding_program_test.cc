@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The programs the padding family compiles to (docs/design.md#programs-of-future-operators):
 // step kinds, sources, counts and border rows of the worked examples, one permuted copy for
-// depth/space, a fill and a copy for SLICE_GRAD, and a logarithmic step count for pads far past
-// the input.
+// depth/space, a fill and a copy for SLICE_GRAD (fills around a dense window), and a
+// logarithmic step count for pads far past the input.
 #include <cstdint>
 #include <vector>
 
@@ -187,6 +187,42 @@ TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
   EXPECT_EQ(p.steps[1].kind, StepKind::kAffineCopy);
   EXPECT_EQ(p.steps[1].out_base_bytes, 20);     // row 1, column 1
   EXPECT_EQ(p.steps[1].plan.in_base_bytes, 8);  // gradient row 1
+}
+
+// A dense window (unit strides; one of them reversed) of Tuning::min_fill_around_bytes: zero
+// fills of the slabs around the window only, two per dimension where the window leaves room on
+// both sides, then the copy. One byte less: one fill of the whole output, then the copy.
+TEST(SliceGradProgramTest, DenseWindowFillsOnlyAroundIt) {
+  const uint32_t window_cols = static_cast<uint32_t>(kDefaultTuning.min_fill_around_bytes / 4 / 2);
+  Tensor grad(DML_TENSOR_DATA_TYPE_FLOAT32, {2, window_cols}),
+      out(DML_TENSOR_DATA_TYPE_FLOAT32, {4, window_cols + 3});
+  const uint32_t offsets[2] = {1, 2}, sizes[2] = {2, window_cols};
+  const int32_t strides[2] = {1, -1};
+  DML_SLICE_GRAD_OPERATOR_DESC desc{&grad.desc, &out.desc, 2, offsets, sizes, strides};
+  const Program p = Compile(DML_OPERATOR_SLICE_GRAD, &desc);
+  ASSERT_EQ(p.steps.size(), 5u);
+  uint64_t filled_elems = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    ASSERT_EQ(p.steps[k].kind, StepKind::kFill) << k;
+    uint64_t elems = 1;
+    for (uint32_t j = 0; j < p.steps[k].plan.loop_count; ++j) {
+      elems *= static_cast<uint64_t>(p.steps[k].plan.loops[j].size);
+    }
+    filled_elems += elems;
+  }
+  const uint64_t out_elems = 4 * (uint64_t{window_cols} + 3);
+  EXPECT_EQ(filled_elems, out_elems - 2 * window_cols);  // every element outside, once
+  EXPECT_EQ(p.steps[4].kind, StepKind::kAffineCopy);
+  EXPECT_EQ(p.steps[4].out_base_bytes, (window_cols + 3 + 2) * 4);  // row 1, column 2
+
+  Tensor small_grad(DML_TENSOR_DATA_TYPE_FLOAT32, {2, window_cols - 1});
+  const uint32_t small_sizes[2] = {2, window_cols - 1};
+  DML_SLICE_GRAD_OPERATOR_DESC small{&small_grad.desc, &out.desc, 2, offsets, small_sizes,
+                                     strides};
+  const Program q = Compile(DML_OPERATOR_SLICE_GRAD, &small);
+  ASSERT_EQ(q.steps.size(), 2u);
+  EXPECT_EQ(q.steps[0].kind, StepKind::kFill);
+  EXPECT_EQ(q.steps[1].kind, StepKind::kAffineCopy);
 }
 
 }  // namespace
