@@ -120,6 +120,11 @@ void RunWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64
 // step's line loop walked by pointer bumps (whole_rows.cc). Without the fence.
 void RunCoRunRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
 
+// RunUnits for Strategy::kPackedStrips with a scratch slot of at least plan.pack_bytes
+// (packed_strips.cc).
+void RunPackedStrips(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end,
+                     uint8_t* scratch);
+
 // RunUnits for a plan with staged lines (staged_rows.cc), without the fence (RunUnits issues
 // it).
 void RunStagedRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t end);
