@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SLICE_GRAD (docs/semantics.md#slice_grad): validation and the program, fills of zero and a
 // copy of the input gradient into the forward slice's window. A large dense window (unit
-// strides) gets fills of the slabs around it only; otherwise the whole output is zeroed first. Loops
-// whose window stride is negative run backwards, so the output strides stay positive and the
-// negative stride lands on the input.
+// strides) gets fills of the slabs around it only; otherwise the whole output is zeroed first.
+// Loops whose window stride is negative run backwards, so the output strides stay positive and
+// the negative stride lands on the input.
 #include <cstdint>
 #include <cstdlib>
 

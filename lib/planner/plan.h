@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "core/tuning.h"
 #include "kernels/kernels.h"
 #include "planner/geometry.h"
 #include "planner/scatter_plan.h"

@@ -174,7 +174,7 @@ Status ProgramBuilder::AddFillAround(uint32_t output_binding, const TensorInfo& 
                                      const int64_t* lo, const int64_t* hi, uint32_t dims,
                                      uint64_t fill_bits) {
   for (uint32_t d = 0; d < dims; ++d) {
-    // Slab j of dimension d: [0, lo[d]) or [hi[d], size) along d.
+    // Side 0: [0, lo[d]) along d; side 1: [hi[d], size).
     for (int side = 0; side < 2; ++side) {
       LoopNest nest;
       nest.elem_bytes = out.elem_bytes;
