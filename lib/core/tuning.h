@@ -39,8 +39,8 @@ struct Tuning {
 
   // ---- Fills (planner; AMD EPYC VM, docs/performance.md session 34) ----
   // SLICE_GRAD zeroes only the slabs around a dense window of at least this many bytes (up to
-  // two fill steps per dimension, about 20 ns each); a smaller window is zeroed with the rest
-  // of the output and then written (one fill step).
+  // two fill steps per dimension); a smaller window is zeroed with the rest of the output and
+  // then written, since there the steps' own cost outweighs writing the window twice.
   uint64_t min_fill_around_bytes = uint64_t{64} << 10;
 
   // ---- Transpose tiles (planner) ----
@@ -103,8 +103,8 @@ struct Tuning {
   static constexpr uint64_t kStagedBatchRows = 4;
   // Co-run groups of whole rows (a SPLIT's or JOIN's steps) run row by row, every step's row in
   // turn, so that a SPLIT reads its input front to back; rows under kCoRunRowByRowBytes go
-  // kCoRunBatchBytes of each step at a time (the per-row cost; longer rows read in several
-  // passes over a window ran up to 3x slower). AMD EPYC VM, docs/performance.md (session 34).
+  // kCoRunBatchBytes of each step at a time, spreading the per-row cost (longer rows read that
+  // way, in several passes over a window, lose the prefetchers). docs/performance.md, session 34.
   static constexpr uint64_t kCoRunRowByRowBytes = 128;
   static constexpr uint64_t kCoRunBatchBytes = 512;
   // Index-chosen blocks below this are copied (and prefetched for) in groups of about this.

@@ -467,15 +467,13 @@ void RunUnits(const Plan& plan, const ExecArgs& args, uint64_t begin, uint64_t e
   if (args.co_run == nullptr) {
     RunStepUnits(plan, args, begin, end);
   } else {
-    // A co-run group (all steps have the same unit count): row by row where every step copies
-    // whole rows on its own, else one grain of each step in turn, so that their reads and
+    // A co-run group (all steps have the same unit count): row by row where the planner said so
+    // (Plan::co_run_by_row), else one grain of each step in turn, so that their reads and
     // writes advance together.
-    bool by_row = CoRunsByRow(plan);
     for (const CoRunStep* next = args.co_run; next != nullptr; next = next->args.co_run) {
-      by_row = by_row && CoRunsByRow(*next->plan);
       streamed = streamed || streams(*next->plan);
     }
-    if (by_row) {
+    if (plan.co_run_by_row) {
       RunCoRunRows(plan, args, begin, end);
     } else {
       const uint64_t chunk_units = std::max<uint64_t>(1, plan.partition.grain_units);

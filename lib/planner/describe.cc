@@ -49,6 +49,15 @@ std::string BindingName(const char* kind, uint32_t binding,
                    binding < bindings.size() ? bindings[binding].field.c_str() : "?");
 }
 
+// One loop of a plan: "[i] size: out / source / idx" byte strides.
+std::string LoopLine(uint32_t i, int64_t size, int64_t out_stride_bytes, int64_t src_stride_bytes,
+                     int64_t idx_stride_bytes) {
+  return StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(size),
+                   static_cast<long long>(out_stride_bytes),
+                   static_cast<long long>(src_stride_bytes),
+                   static_cast<long long>(idx_stride_bytes));
+}
+
 }  // namespace
 
 std::string DescribePlan(const Plan& plan) {
@@ -58,10 +67,7 @@ std::string DescribePlan(const Plan& plan) {
                             plan.tiling != Tiling::kNone ? ", tiled for the cache" : "");
   for (uint32_t i = 0; i < plan.loop_count; ++i) {
     const Loop& l = plan.loops[i];
-    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
-                   static_cast<long long>(l.out_stride_bytes),
-                   static_cast<long long>(l.in_stride_bytes),
-                   static_cast<long long>(l.idx_stride_bytes));
+    s += LoopLine(i, l.size, l.out_stride_bytes, l.in_stride_bytes, l.idx_stride_bytes);
   }
   s += StrFormat("    input base offset %lld bytes\n", static_cast<long long>(plan.in_base_bytes));
   for (uint32_t c = 0; c < plan.component_count; ++c) {
@@ -133,10 +139,7 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
       kReductions[static_cast<int>(plan.reduction)], plan.loop_count);
   for (uint32_t i = 0; i < plan.loop_count; ++i) {
     const ScatterLoop& l = plan.loops[i];
-    s += StrFormat("      [%u] %lld: %lld / %lld / %lld\n", i, static_cast<long long>(l.size),
-                   static_cast<long long>(l.out_stride_bytes),
-                   static_cast<long long>(l.upd_stride_bytes),
-                   static_cast<long long>(l.idx_stride_bytes));
+    s += LoopLine(i, l.size, l.out_stride_bytes, l.upd_stride_bytes, l.idx_stride_bytes);
   }
   for (uint32_t j = 0; j < plan.component_count; ++j) {
     const ScatterComponent& c = plan.components[j];
@@ -206,16 +209,8 @@ std::string DescribeProgram(const Program& program) {
   s += StrFormat("  program: %zu step(s) over %u input(s) and %u output(s)%s\n",
                  program.steps.size(), program.input_count, program.output_count,
                  program.strict_indices ? ", every index checked first" : "");
-  bool group_by_row = false;  // the current co-run group runs row by row (CoRunsByRow)
   for (size_t i = 0; i < program.steps.size(); ++i) {
     const Step& step = program.steps[i];
-    if (step.co_run_with_next && (i == 0 || !program.steps[i - 1].co_run_with_next)) {
-      group_by_row = true;
-      for (size_t k = i; k < program.steps.size(); ++k) {
-        group_by_row = group_by_row && CoRunsByRow(program.steps[k].plan);
-        if (!program.steps[k].co_run_with_next) break;
-      }
-    }
     std::string from;
     if (step.kind == StepKind::kFill) {
       from = StrFormat("0x%llx", static_cast<unsigned long long>(step.fill_bits));
@@ -233,7 +228,7 @@ std::string DescribeProgram(const Program& program) {
                    step.skip_in_place ? " (skipped when run in place)" : "");
     if (step.co_run_with_next) {
       s += StrFormat("    runs interleaved with step %zu, %s\n", i + 1,
-                     group_by_row ? "row by row" : "one grain of each in turn");
+                     step.plan.co_run_by_row ? "row by row" : "one grain of each in turn");
     }
     s += step.kind == StepKind::kScatter ? DescribeScatterPlan(step.scatter)
                                          : DescribePlan(step.plan);

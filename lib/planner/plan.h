@@ -163,6 +163,9 @@ struct Plan {
   // kIndexedBlocks: adjacent output blocks of >= kMinMergeBlockBytes whose sources are
   // adjacent too are copied as one run.
   bool merge_runs = false;
+  // Set on every step of a co-run group (Step::co_run_with_next) whose steps all satisfy
+  // CoRunsByRow (ProgramBuilder::CoRunIndependentSteps): the executor runs it row by row.
+  bool co_run_by_row = false;
   // kPackedStrips: bytes of one packed strip (the gathered axis' dim_size rows of the strip's
   // row bytes, contiguous); 0 otherwise.
   uint64_t pack_bytes = 0;

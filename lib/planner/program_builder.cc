@@ -211,6 +211,15 @@ void ProgramBuilder::CoRunIndependentSteps() {
     steps[i].co_run_with_next = together;
     group_steps = together ? group_steps + 1 : 1;
   }
+  // Groups whose steps all copy whole rows on their own run row by row.
+  for (size_t first = 0; first < steps.size();) {
+    size_t last = first;
+    while (steps[last].co_run_with_next) ++last;
+    bool by_row = last > first;
+    for (size_t k = first; k <= last; ++k) by_row = by_row && CoRunsByRow(steps[k].plan);
+    for (size_t k = first; k <= last; ++k) steps[k].plan.co_run_by_row = by_row;
+    first = last + 1;
+  }
 }
 
 Status ProgramBuilder::AddFill(uint32_t output_binding, const LoopNest& nest,

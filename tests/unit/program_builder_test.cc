@@ -208,6 +208,7 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
       const bool by_row = !gapped;
       for (uint32_t k = 0; k < 3; ++k) {
         EXPECT_EQ(CoRunsByRow(program.steps[k].plan), k < 2 || !gapped) << "step " << k;
+        EXPECT_EQ(program.steps[k].plan.co_run_by_row, by_row) << "step " << k;
         if (k < 2 || !gapped) {
           EXPECT_EQ(program.steps[k].plan.store.non_temporal, tuning == &streaming) << "step " << k;
         }
