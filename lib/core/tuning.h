@@ -92,12 +92,10 @@ struct Tuning {
   static constexpr uint64_t kPrefetchAheadBytes = uint64_t{8} << 10;
   static constexpr uint64_t kRunStepBytes = 256;
   static constexpr uint64_t kStridedStepBytes = 512;
-  // Staged lines (StorePolicy::staged_lines): the L1 window whose whole lines are streamed at a
-  // time (a 1 KiB window measured slower: docs/performance.md), the largest piece (a row with
-  // its borders) it takes, how far ahead the rows' input is prefetched, and how many rows are
-  // framed per prefetch step (short steps spread the prefetches between the copies; 32 rows'
-  // prefetches in one burst measured slower).
-  static constexpr uint64_t kStageWindowBytes = uint64_t{2} << 10;
+  // Staged lines (StorePolicy::staged_lines; the window is LineStager's page): the largest
+  // piece (a row with its borders) it takes, how far ahead the rows' input is prefetched, and
+  // how many rows are framed per prefetch step (short steps spread the prefetches between the
+  // copies; 32 rows' prefetches in one burst measured slower).
   static constexpr uint64_t kMaxStagedPieceBytes = uint64_t{2} << 10;
   static constexpr uint64_t kStagedPrefetchBytes = uint64_t{2} << 10;
   static constexpr uint64_t kStagedBatchRows = 4;

@@ -2,7 +2,7 @@
 // LineStager (executor/line_stager.h): random ascending pieces of every size up to the limit,
 // adjacent or with gaps (inside one line or across lines), starting at every alignment, each
 // followed by kSpillBytes of garbage; every piece's bytes arrive and no other byte of the buffer
-// (guards and gaps) is written.
+// (guards and gaps) is written, and no piece with its spill straddles a 4 KiB page of the window.
 #include "executor/line_stager.h"
 
 #include <cstdint>
@@ -39,6 +39,12 @@ void ExpectPiecesOnly(const std::vector<PieceSpec>& pieces, uint64_t buffer_byte
     uint8_t* to = nullptr;
     for (const PieceSpec& p : pieces) {
       to = stager.Seek(base + p.offset_bytes, to);
+      ASSERT_GE(stager.Room(to), p.bytes);
+      const uintptr_t first = reinterpret_cast<uintptr_t>(to);
+      ASSERT_EQ(first / LineStager::kPageBytes,
+                (first + p.bytes + LineStager::kSpillBytes - 1) / LineStager::kPageBytes)
+          << "piece at window offset " << first % LineStager::kPageBytes << " of " << p.bytes
+          << " bytes";
       for (uint64_t k = 0; k < p.bytes; ++k) {
         to[k] = PatternAt(64 + p.offset_bytes + k);
         written[64 + p.offset_bytes + k] = true;
