@@ -195,14 +195,24 @@ struct CoRunMember {
   uint64_t row_bytes;
   uint64_t line_rows;
   kernels::CopyBytesFn copy_run;
-  // The row's copy: copy_run (rows above a line, and streamed whole lines), or inline moves of
-  // 32, 16, 8 or 4 bytes (overlapping), or bytes one by one.
-  enum class Copy : uint8_t { kRun, kMoves32, kMoves16, kMoves8, kMoves4, kBytes } copy;
+  // The row's copy: copy_run (rows above a line, and streamed whole lines), one move of exactly
+  // 32, 16, 8 or 4 bytes, two overlapping moves of 32, 16, 8 or 4 bytes, or bytes one by one.
+  // Rows of exactly one move's size get one move: two identical ones cost up to twice the time.
+  enum class Copy : uint8_t {
+    kRun, kMove32, kMove16, kMove8, kMove4, kMoves32, kMoves16, kMoves8, kMoves4, kBytes
+  } copy;
 };
 
 CoRunMember::Copy CoRunCopyOf(uint64_t row_bytes, bool non_temporal) {
   using Copy = CoRunMember::Copy;
   if (row_bytes > 64 || (row_bytes == 64 && non_temporal)) return Copy::kRun;
+  switch (row_bytes) {
+    case 32: return Copy::kMove32;
+    case 16: return Copy::kMove16;
+    case 8: return Copy::kMove8;
+    case 4: return Copy::kMove4;
+    default: break;
+  }
   if (row_bytes >= 32) return Copy::kMoves32;
   if (row_bytes >= 16) return Copy::kMoves16;
   if (row_bytes >= 8) return Copy::kMoves8;
@@ -221,6 +231,19 @@ inline void CopyMemberRows(CoRunMember& m, uint64_t rows, const CopyRow& copy) {
   m.in = in;
 }
 
+// `rows` rows of member m by one move of kMoveBytes each (kExact) or two overlapping ones.
+template <size_t kMoveBytes, bool kExact>
+void MoveMemberRows(CoRunMember& m, uint64_t rows) {
+  const uint64_t n = m.row_bytes;
+  CopyMemberRows(m, rows, [n](uint8_t* o, const uint8_t* i) {
+    if constexpr (kExact) {
+      std::memcpy(o, i, kMoveBytes);
+    } else {
+      CopyOverlapping<kMoveBytes>(o, i, n);
+    }
+  });
+}
+
 // `rows` rows of every member, `batch` rows of each member in turn.
 void CopyCoRunRows(CoRunMember* members, uint32_t count, uint64_t rows, uint64_t batch) {
   using Copy = CoRunMember::Copy;
@@ -233,20 +256,16 @@ void CopyCoRunRows(CoRunMember* members, uint32_t count, uint64_t rows, uint64_t
         case Copy::kRun:
           CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { m.copy_run(o, i, n); });
           break;
-        case Copy::kMoves32:
-          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<32>(o, i, n); });
-          break;
-        case Copy::kMoves16:
-          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<16>(o, i, n); });
-          break;
-        case Copy::kMoves8:
-          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<8>(o, i, n); });
-          break;
-        case Copy::kMoves4:
-          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) { CopyOverlapping<4>(o, i, n); });
-          break;
+        case Copy::kMove32: MoveMemberRows<32, true>(m, b); break;
+        case Copy::kMove16: MoveMemberRows<16, true>(m, b); break;
+        case Copy::kMove8: MoveMemberRows<8, true>(m, b); break;
+        case Copy::kMove4: MoveMemberRows<4, true>(m, b); break;
+        case Copy::kMoves32: MoveMemberRows<32, false>(m, b); break;
+        case Copy::kMoves16: MoveMemberRows<16, false>(m, b); break;
+        case Copy::kMoves8: MoveMemberRows<8, false>(m, b); break;
+        case Copy::kMoves4: MoveMemberRows<4, false>(m, b); break;
         case Copy::kBytes:
-          CopyMemberRows(m, b, [&](uint8_t* o, const uint8_t* i) {
+          CopyMemberRows(m, b, [n](uint8_t* o, const uint8_t* i) {
             for (uint64_t j = 0; j < n; ++j) o[j] = i[j];
           });
           break;

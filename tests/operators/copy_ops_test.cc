@@ -485,6 +485,45 @@ TEST(CopyOpsRandomTest, JoinAndSplit) {
   }
 }
 
+// JOIN and SPLIT of three equal parts with rows of 1-64 bytes, in place of the random shapes
+// above: their steps co-run row by row, through every inline row copy (one move of exactly 4,
+// 8, 16 or 32 bytes, two overlapping moves, bytes one by one).
+TEST(CopyOpsRandomTest, JoinAndSplitOfShortEqualRows) {
+  uint64_t seed = 0;
+  for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
+                                    DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_INT64}) {
+    const uint32_t width = Make(type, {1})->element_bytes();
+    for (uint32_t row_bytes : {1u, 2u, 3u, 4u, 6u, 8u, 12u, 16u, 24u, 32u, 40u, 48u, 64u}) {
+      if (row_bytes % width != 0) continue;
+      const uint32_t items = row_bytes / width;
+      for (const bool join : {false, true}) {
+        ++seed;
+        const auto misalign_bytes = static_cast<uint32_t>(16 * (seed % 4));
+        std::vector<Holder> parts;
+        std::vector<DML_TENSOR_DESC> part_descs;
+        std::vector<const TensorDescHolder*> part_ptrs;
+        for (int k = 0; k < 3; ++k) {
+          parts.push_back(Make(type, {1, 3, 700, items}));
+          part_descs.push_back(*parts.back()->desc());
+          part_ptrs.push_back(parts.back().get());
+        }
+        Holder whole = Make(type, {1, 3, 700, 3 * items});
+        DML_JOIN_OPERATOR_DESC jd{3, part_descs.data(), whole->desc(), 3};
+        DML_SPLIT_OPERATOR_DESC sd{whole->desc(), 3, part_descs.data(), 3};
+        Case c;
+        if (join) {
+          c = Case{{DML_OPERATOR_JOIN, &jd}, part_ptrs, {whole.get()}, misalign_bytes, 0, ""};
+        } else {
+          c = Case{{DML_OPERATOR_SPLIT, &sd}, {whole.get()}, part_ptrs, misalign_bytes, 0, ""};
+        }
+        c.description = Describe(join ? "JOIN" : "SPLIT", c.inputs, c.outputs, "axis=3");
+        RunAndCompare(c, seed);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST(CopyOpsRandomTest, Tile) {
   for (uint64_t seed = 1; seed <= 160; ++seed) {
     std::mt19937_64 rng(seed * 104729);
