@@ -27,12 +27,14 @@ class LineStager {
   static constexpr uint64_t kMaxPieceBytes = Tuning::kMaxStagedPieceBytes;
   static constexpr uint64_t kSpillBytes = 32;
   static_assert(kSpillBytes >= kernels::kFrameSpillBytes, "frame_rows writes into the window");
-  // The window is one 4 KiB page of storage_: pieces that straddle a page boundary of the
-  // window made the whole step up to 1.6 times slower (Zen 3), depending on where the stack
-  // happened to lie. It drains once the pending bytes leave less than a piece of room.
+  // The window is one 4 KiB page of storage_: pieces that straddled a page boundary of the
+  // window slowed the whole step down on Zen 3 by how far the stack happened to put it
+  // (docs/performance.md, session 35). It drains once kDrainBytes are pending, so that a
+  // piece and its spill always fit in the page.
   static constexpr uint64_t kPageBytes = 4096;
+  static_assert(kMaxPieceBytes + kSpillBytes + 16 * kLineBytes <= kPageBytes,
+                "a piece and its spill fit in the page, and a drain streams at least 16 lines");
   static constexpr uint64_t kDrainBytes = kPageBytes - kSpillBytes - kMaxPieceBytes;
-  static_assert(kDrainBytes >= 16 * kLineBytes, "a drain streams at least 16 lines");
 
   // stream: writes whole lines (aligned destination and source) with non-temporal stores and
   // no fence; the caller fences once after Finish.
@@ -61,8 +63,8 @@ class LineStager {
     return static_cast<uint64_t>(buffer_ + kDrainBytes + kMaxPieceBytes - to);
   }
 
-  // After each piece (or run of pieces up to Room): once the window is full, writes its whole
-  // lines; returns the position.
+  // After each piece (or run of pieces up to Room): once kDrainBytes are pending, writes the
+  // window's whole lines; returns the position.
   uint8_t* Commit(uint8_t* to) {
     DMLCPU_DCHECK(to <= buffer_ + kDrainBytes + kMaxPieceBytes);
     if (to < buffer_ + kDrainBytes) return to;
@@ -102,7 +104,6 @@ class LineStager {
   uint64_t owned_from_ = 0;  // the stretch's first byte in buffer_ (inside the first line)
   alignas(64) uint8_t storage_[2 * kPageBytes];
   uint8_t* const buffer_;  // the page-aligned window in storage_
-
 };
 
 }  // namespace internal

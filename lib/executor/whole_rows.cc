@@ -195,9 +195,9 @@ struct CoRunMember {
   uint64_t row_bytes;
   uint64_t line_rows;
   kernels::CopyBytesFn copy_run;
-  // The row's copy: copy_run (rows above a line, and streamed whole lines), one move of exactly
-  // 32, 16, 8 or 4 bytes, two overlapping moves of 32, 16, 8 or 4 bytes, or bytes one by one.
-  // Rows of exactly one move's size get one move: two identical ones cost up to twice the time.
+  // The row's copy: copy_run (rows above a line, and streamed whole lines), one copy of exactly
+  // 32, 16, 8 or 4 bytes, two overlapping copies of 32, 16, 8 or 4 bytes, or bytes one by one.
+  // Rows of exactly one copy's size get one copy, not two identical ones (measured slower).
   enum class Copy : uint8_t {
     kRun, kMove32, kMove16, kMove8, kMove4, kMoves32, kMoves16, kMoves8, kMoves4, kBytes
   } copy;
@@ -231,17 +231,16 @@ inline void CopyMemberRows(CoRunMember& m, uint64_t rows, const CopyRow& copy) {
   m.in = in;
 }
 
-// `rows` rows of member m by one move of kMoveBytes each (kExact) or two overlapping ones.
+// `rows` rows of member m by one copy of kMoveBytes each (kExact) or two overlapping ones.
 template <size_t kMoveBytes, bool kExact>
 void MoveMemberRows(CoRunMember& m, uint64_t rows) {
-  const uint64_t n = m.row_bytes;
-  CopyMemberRows(m, rows, [n](uint8_t* o, const uint8_t* i) {
-    if constexpr (kExact) {
-      std::memcpy(o, i, kMoveBytes);
-    } else {
-      CopyOverlapping<kMoveBytes>(o, i, n);
-    }
-  });
+  if constexpr (kExact) {
+    CopyMemberRows(m, rows, [](uint8_t* o, const uint8_t* i) { std::memcpy(o, i, kMoveBytes); });
+  } else {
+    const uint64_t n = m.row_bytes;
+    CopyMemberRows(m, rows,
+                   [n](uint8_t* o, const uint8_t* i) { CopyOverlapping<kMoveBytes>(o, i, n); });
+  }
 }
 
 // `rows` rows of every member, `batch` rows of each member in turn.

@@ -486,8 +486,9 @@ TEST(CopyOpsRandomTest, JoinAndSplit) {
 }
 
 // JOIN and SPLIT of three equal parts with rows of 1-64 bytes, in place of the random shapes
-// above: their steps co-run row by row, through every inline row copy (one move of exactly 4,
-// 8, 16 or 32 bytes, two overlapping moves, bytes one by one).
+// above. Rows of two items or more co-run row by row (asserted), through every inline row copy
+// (one copy of exactly 4, 8, 16 or 32 bytes, two overlapping copies, bytes one by one); rows
+// of one item are strided elements.
 TEST(CopyOpsRandomTest, JoinAndSplitOfShortEqualRows) {
   uint64_t seed = 0;
   for (DML_TENSOR_DATA_TYPE type : {DML_TENSOR_DATA_TYPE_UINT8, DML_TENSOR_DATA_TYPE_FLOAT16,
@@ -517,6 +518,12 @@ TEST(CopyOpsRandomTest, JoinAndSplitOfShortEqualRows) {
           c = Case{{DML_OPERATOR_SPLIT, &sd}, {whole.get()}, part_ptrs, misalign_bytes, 0, ""};
         }
         c.description = Describe(join ? "JOIN" : "SPLIT", c.inputs, c.outputs, "axis=3");
+        if (items >= 2) {
+          dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = Devices()[0]->Compile(c.op);
+          ASSERT_TRUE(op.ok()) << op.status().message();
+          EXPECT_NE(op->Describe().find("row by row"), std::string::npos)
+              << c.description << "\n" << op->Describe();
+        }
         RunAndCompare(c, seed);
         if (HasFatalFailure()) return;
       }

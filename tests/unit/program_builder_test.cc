@@ -155,9 +155,8 @@ TEST(ProgramBuilderTest, CoRunByRowWritesWhatTheStepsWriteOneAfterAnother) {
   Tuning streaming = kDefaultTuning;
   streaming.stream_threshold_bytes = 0;
   // Row widths in 4-byte items of the three outputs: in batches of several rows (the shortest
-  // row under Tuning::kCoRunRowByRowBytes; rows of exactly one move, two overlapping moves of
-  // each width, and copy_run), one row at a
-  // time; the last set with a gapped third output.
+  // row under Tuning::kCoRunRowByRowBytes; rows of exactly one copy, two overlapping copies of
+  // each width, and copy_run), one row at a time; the last set with a gapped third output.
   const std::vector<std::vector<uint32_t>> width_sets = {
       {2, 3, 5}, {4, 8, 12}, {8, 12, 16}, {16, 18, 130}, {32, 40, 33}, {8, 16, 24}};
   for (const Tuning* tuning : {&kDefaultTuning, static_cast<const Tuning*>(&streaming)}) {
