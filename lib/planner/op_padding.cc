@@ -157,17 +157,7 @@ class PaddingPlanner {
   }
 
   // The nest over the output box lo[d] <= o[d] < hi[d] (empty boxes add no step).
-  LoopNest Box(const int64_t* lo, const int64_t* hi) const {
-    LoopNest nest;
-    nest.elem_bytes = out_.elem_bytes;
-    nest.loop_count = n_;
-    for (uint32_t d = 0; d < n_; ++d) {
-      nest.sizes[d] = hi[d] - lo[d];
-      nest.out_strides_bytes[d] = out_stride_[d];
-      nest.out_base_bytes += lo[d] * out_stride_[d];
-    }
-    return nest;
-  }
+  LoopNest Box(const int64_t* lo, const int64_t* hi) const { return BoxOf(out_, lo, hi); }
 
   // Fused rows: every step that writes rows of the innermost dimension's interior also writes
   // their borders along it, in the same pass (RowBorders), and no step of that dimension's own

@@ -44,6 +44,19 @@ LoopNest NestOf(const TensorInfo& out, const TensorInfo& in) {
   return nest;
 }
 
+LoopNest BoxOf(const TensorInfo& out, const int64_t* lo, const int64_t* hi) {
+  LoopNest nest;
+  nest.elem_bytes = out.elem_bytes;
+  nest.loop_count = out.rank;
+  for (uint32_t d = 0; d < out.rank; ++d) {
+    const auto stride_bytes = static_cast<int64_t>(out.strides_elems[d] * out.elem_bytes);
+    nest.sizes[d] = hi[d] - lo[d];
+    nest.out_strides_bytes[d] = stride_bytes;
+    nest.out_base_bytes += lo[d] * stride_bytes;
+  }
+  return nest;
+}
+
 ProgramBuilder::ProgramBuilder(const PlanSettings& settings, Program* program)
     : settings_(settings), program_(program) {
   *program_ = Program();
@@ -174,22 +187,18 @@ Status ProgramBuilder::AddFillAround(uint32_t output_binding, const TensorInfo& 
                                      const int64_t* lo, const int64_t* hi, uint32_t dims,
                                      uint64_t fill_bits) {
   for (uint32_t d = 0; d < dims; ++d) {
-    // Side 0: [0, lo[d]) along d; side 1: [hi[d], size).
-    for (int side = 0; side < 2; ++side) {
-      LoopNest nest;
-      nest.elem_bytes = out.elem_bytes;
-      nest.loop_count = out.rank;
-      for (uint32_t j = 0; j < out.rank; ++j) {
-        const int64_t first = j < d ? lo[j] : j == d && side == 1 ? hi[j] : 0;
-        const int64_t last = j < d ? hi[j] : j == d && side == 0 ? lo[j] : out.sizes[j];
-        const auto stride_bytes = static_cast<int64_t>(out.strides_elems[j] * out.elem_bytes);
-        nest.sizes[j] = last - first;
-        nest.out_strides_bytes[j] = stride_bytes;
-        nest.out_base_bytes += first * stride_bytes;
-      }
-      const Status s = AddFill(output_binding, nest, fill_bits);
-      if (!s.ok()) return s;
+    int64_t slab_lo[kMaxRank], slab_hi[kMaxRank];
+    for (uint32_t j = 0; j < out.rank; ++j) {
+      slab_lo[j] = j < d ? lo[j] : 0;
+      slab_hi[j] = j < d ? hi[j] : out.sizes[j];
     }
+    slab_hi[d] = lo[d];  // [0, lo[d]) along d
+    Status s = AddFill(output_binding, BoxOf(out, slab_lo, slab_hi), fill_bits);
+    if (!s.ok()) return s;
+    slab_lo[d] = hi[d];  // [hi[d], size) along d
+    slab_hi[d] = out.sizes[d];
+    s = AddFill(output_binding, BoxOf(out, slab_lo, slab_hi), fill_bits);
+    if (!s.ok()) return s;
   }
   return Status::Ok();
 }

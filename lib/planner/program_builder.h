@@ -38,6 +38,10 @@ struct LoopNest {
 // with in's strides (same rank and sizes, same element width).
 LoopNest NestOf(const TensorInfo& out, const TensorInfo& in);
 
+// The output nest over the box lo[d] <= o[d] < hi[d] of `out` (no input strides: a fill, or a
+// copy whose caller sets them).
+LoopNest BoxOf(const TensorInfo& out, const int64_t* lo, const int64_t* hi);
+
 class ProgramBuilder {
  public:
   // `program` is reset; its geometry's type and name are set by the operator's builder.
