@@ -48,8 +48,19 @@ is_installed() {
 }
 missing=()
 for p in "${required[@]}"; do is_installed "$p" || missing+=("$p"); done
+# node and npm count as present when on PATH: NodeSource's nodejs package ships npm itself, and
+# conflicts with Debian's npm package.
+has_command() {
+  case "$1" in
+    nodejs) command -v node >/dev/null ;;
+    npm) command -v npm >/dev/null ;;
+    *) return 1 ;;
+  esac
+}
 missing_optional=()
-for p in "${optional[@]}"; do is_installed "$p" || missing_optional+=("$p"); done
+for p in "${optional[@]}"; do
+  is_installed "$p" || has_command "$p" || missing_optional+=("$p")
+done
 
 sudo=""
 can_install=1

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """dmlcpu benchmarks -- each case's shape and type, for the table and the chart.
 
-The same cases as bench/slice_bench.cc, bench/gather_bench.cc and peers.py's CASES (which build
+The same cases as bench/*_bench.cc and peers.py's CASES (which build
 them); a name missing here is shown bare. Shapes are {input} -> operation; index types are INT64
 throughout (as ONNX models carry them)."""
 
@@ -40,6 +40,20 @@ CASE_LABELS = {
     "TinyConcat": "f32 {4,8} ++ {4,8} on axis 1",
     "TinySplit": "f32 {4,16} into 2 on axis 1",
     "TinyTile": "f32 {4,4} tiled {1,4}",
+    "NchwToNhwcView": "f32 {32,64,56,56} NCHW -> NHWC view",
+    "AttentionHeadsView": "f16 {1,32,2048,128} perm {0,2,1,3} view",
+    "DepthToSpaceDcrView": "f32 {1,256,128,128} DepthToSpace 2 DCR view",
+    "DepthToSpaceCrdView": "f32 {1,256,128,128} DepthToSpace 2 CRD view",
+    "ConvInputPadConstant": "f32 {32,64,56,56} padded 1 on H, W with zeros",
+    "ConvInputPadReflect": "f32 {32,64,56,56} padded 1 on H, W by reflection",
+    "PixelShuffleDcr": "f32 {1,256,128,128} DepthToSpace 2 DCR",
+    "PixelShuffleCrd": "f32 {1,256,128,128} DepthToSpace 2 CRD",
+    "PatchUnshuffle": "f32 {1,64,256,256} SpaceToDepth 2",
+    "SliceGradWindow": "f16 {8,32,1024,128} into [:, :, 512:1536] of {8,32,2048,128}",
+    "TinyPad": "f32 {4,16} padded 1 with zeros",
+    "TinyPadReflect": "f32 {4,16} padded 1 by reflection",
+    "TinyDepthToSpace": "f32 {1,4,2,8} DepthToSpace 2 DCR",
+    "TinySliceGrad": "f32 {2,8} into [1:3, 4:12] of {4,16}",
 }
 
 

@@ -6,7 +6,8 @@
 //
 // SPEC.json is written by peers.py: {"cases": [...], "threads": [["1", 1], ["all", n]],
 // "min_time": seconds, "cold": bool, "llc_bytes": n}. Each case is one ONNX node (Slice, Gather,
-// GatherElements, GatherND, Transpose) built here as a one-node model (protobuf encoded by hand),
+// GatherElements, GatherND, Transpose, Pad, DepthToSpace, SpaceToDepth) built here as a one-node
+// model (protobuf encoded by hand),
 // its data input filled with ones and its indices read from the .bin file peers.py wrote (the
 // same values as dmlcpu_bench). The data tensor is a graph input bound on every call, as dmlcpu
 // binds its buffer. Sessions run with intraOpNumThreads = the thread count, interOpNumThreads = 1.
@@ -69,6 +70,10 @@ function intAttribute(name, value) {
   return Buffer.concat([bytesField(1, name), intField(3, value), intField(20, 2)]);  // INT
 }
 
+function stringAttribute(name, value) {
+  return Buffer.concat([bytesField(1, name), bytesField(4, value), intField(20, 3)]);  // STRING
+}
+
 function intsAttribute(name, values) {
   const parts = [bytesField(1, name)];
   for (const v of values) parts.push(intField(8, v));
@@ -92,9 +97,14 @@ function buildModel(c) {
       initializers.push(int64Initializer(part, c.slice[part]));
     }
   }
+  if (c.op === 'Pad') {  // opset 13: the pads are an input; constant_value left out (zero)
+    inputs.push('pads');
+    initializers.push(int64Initializer('pads', c.pads));
+  }
   for (const [name, value] of Object.entries(c.attrs || {})) {
     attributes.push(Array.isArray(value) ? intsAttribute(name, value) : intAttribute(name, value));
   }
+  if (c.mode) attributes.push(stringAttribute('mode', c.mode));  // Pad, DepthToSpace
   const nodeParts = inputs.map((name) => bytesField(1, name));
   nodeParts.push(bytesField(2, 'y'), bytesField(4, c.op));
   for (const a of attributes) nodeParts.push(bytesField(5, a));

@@ -30,13 +30,15 @@ for these operations, so it is measured once and reported for both thread settin
 
 ONNX Runtime (its CPU execution provider, from the npm package onnxruntime-node) runs in
 ort_peer.js under node: each case that one ONNX node can express (Slice, Gather, GatherElements,
-GatherND; Transpose for the transposed view; not StridedOutputRows, whose output is a strided view
-an ONNX output cannot be) becomes a one-node model; intra-op threads = the thread setting; the
-output is preallocated (fetches; onnxruntime-node 1.20 still returns a copy of it, one more
-output copy per run than ORT's C API needs); indices are the same values, written here to .bin
-files. Its per-call figures include onnxruntime-node's JavaScript overhead (a setImmediate hop
-and tensor wrapping per run), which dominates the tiny cases. Its cold calls follow a
-single-threaded sweep of three times the last-level cache (node has no threads here to pin).
+GatherND; Transpose for the transposed views; Pad, DepthToSpace, SpaceToDepth; not
+StridedOutputRows, whose output is a strided view an ONNX output cannot be, nor the joins, splits,
+tiles, expands, scatters and SLICE_GRAD) becomes a one-node model; intra-op threads = the
+thread setting; the output is preallocated (fetches; onnxruntime-node 1.20 still returns a copy
+of it, one more output copy per run than ORT's C API needs); indices are the same values,
+written here to .bin files. Its per-call figures include onnxruntime-node's JavaScript overhead
+(a setImmediate hop and tensor wrapping per run), which dominates the tiny cases. Its cold calls
+follow a single-threaded sweep of three times the last-level cache (node has no threads here to
+pin).
 Needs `node` on PATH and onnxruntime-node where --ort-node-modules (or NODE_PATH) says; without
 them the peer is skipped with a message.
 
@@ -164,12 +166,16 @@ def onnx_slice(data, out_shape, starts, ends, axes, steps=None):
         "starts": starts, "ends": ends, "axes": axes, "steps": steps or [1] * len(axes)})
 
 
-def slice_case(name, source, view, out_shape=None, out_view=None, latency=False, onnx=None):
+def slice_case(name, source, view, out_shape=None, out_view=None, latency=False, onnx=None,
+               reads_source_once=False):
     """out[...] = view(source); `out_view` maps the output buffer to the written region;
-    `onnx(source, output_shape)` gives the ONNX node (None: ONNX cannot express it)."""
+    `onnx(source, output_shape)` gives the ONNX node (None: ONNX cannot express it).
+    `reads_source_once`: a broadcast, whose useful bytes are the source read once and the
+    output written (as the suite counts them), not the output's twice."""
     out = filled(out_shape if out_shape is not None else view(source).shape, source.dtype)
     target = out_view(out) if out_view else out
-    case = Case(name, 2 * target.size * target.itemsize, latency)
+    written = target.size * target.itemsize
+    case = Case(name, (source.nbytes if reads_source_once else written) + written, latency)
     if onnx is not None:
         case.onnx = onnx(source, target.shape)
     case.numpy["copyto"] = lambda: np.copyto(target, view(source))
@@ -402,6 +408,123 @@ def tiny_scatter_nd_case(name, in_place):
     return case
 
 
+# PADDING, depth/space and SLICE_GRAD (bench/padding_bench.cc). moved_bytes = input + output, as
+# the suite counts them.
+def pad_case(name, source, pads, mode, latency=False):
+    """Pad by `pads` ((before, after) per axis) with zeros (mode "constant") or the reflection
+    ("reflect"): np.pad / F.pad (both allocate), and the interior and borders written into a
+    preallocated output slice by slice."""
+    out_shape = tuple(n + b + a for n, (b, a) in zip(source.shape, pads))
+    out = filled(out_shape, source.dtype)
+    case = Case(name, source.nbytes + out.nbytes, latency)
+    case.onnx = onnx_node("Pad", source, out_shape, mode=mode,
+                          pads=[b for b, _ in pads] + [a for _, a in pads])
+    interior = tuple(slice(b, b + n) for n, (b, _) in zip(source.shape, pads))
+
+    def sliced(target, src, copy, fill):
+        copy(target[interior], src)
+        for axis, (before, after) in enumerate(pads):  # axes in order: later ones see earlier
+            if before == 0 and after == 0:
+                continue
+            n = source.shape[axis]
+
+            def at(i):
+                return (slice(None),) * axis + (i,)
+            for k in range(before):
+                if mode == "constant":
+                    fill(target[at(k)])
+                else:
+                    copy(target[at(k)], target[at(2 * before - k)])
+            for k in range(after):
+                row = before + n + k
+                if mode == "constant":
+                    fill(target[at(row)])
+                else:
+                    copy(target[at(row)], target[at(2 * (before + n - 1) - row)])
+    case.numpy["pad"] = lambda: np.pad(source, pads, mode=mode)
+    case.numpy["sliced"] = lambda: sliced(out, source, np.copyto,
+                                          lambda view: view.fill(0))
+    if torch is not None:
+        source_t, out_t = as_torch(source), as_torch(out)
+        flat = [x for b, a in reversed(pads) for x in (b, a)]  # F.pad: last axis first
+        while len(flat) > 2 and flat[-2:] == [0, 0]:
+            flat = flat[:-2]
+        case.torch["F.pad"] = lambda: torch_functional.pad(source_t, flat, mode=mode)
+        case.torch["sliced"] = lambda: sliced(out_t, source_t, lambda dst, src: dst.copy_(src),
+                                              lambda view: view.zero_())
+    return case
+
+
+def depth_to_space_case(name, source, block, mode, latency=False):
+    """DepthToSpace (mode "DCR" or "CRD"): the input viewed 6-D, permuted into the output viewed
+    {n, c, h, i, w, j}; PyTorch also F.pixel_shuffle for CRD (it allocates)."""
+    n, c, h, w = source.shape
+    oc = c // (block * block)
+    out = filled((n, oc, h * block, w * block), source.dtype)
+    case = Case(name, source.nbytes + out.nbytes, latency)
+    attrs = {"blocksize": block}
+    case.onnx = onnx_node("DepthToSpace", source, out.shape, attrs=attrs, mode=mode)
+    if mode == "DCR":
+        in6, perm = (n, block, block, oc, h, w), (0, 3, 4, 1, 5, 2)
+    else:
+        in6, perm = (n, oc, block, block, h, w), (0, 1, 4, 2, 5, 3)
+    out6 = (n, oc, h, block, w, block)
+    case.numpy["copyto"] = lambda: np.copyto(out.reshape(out6),
+                                             source.reshape(in6).transpose(perm))
+    if torch is not None:
+        source_t, out_t = as_torch(source), as_torch(out)
+        case.torch["copy_"] = lambda: out_t.view(out6).copy_(source_t.view(in6).permute(perm))
+        if mode == "CRD":
+            case.torch["pixel_shuffle"] = lambda: torch_functional.pixel_shuffle(source_t, block)
+    return case
+
+
+def space_to_depth_case(name, source, block):
+    """SpaceToDepth (ONNX's order: channel (i * block + j) * C + c)."""
+    n, c, h, w = source.shape
+    out = filled((n, c * block * block, h // block, w // block), source.dtype)
+    case = Case(name, source.nbytes + out.nbytes)
+    case.onnx = onnx_node("SpaceToDepth", source, out.shape, attrs={"blocksize": block})
+    in6, perm = (n, c, h // block, block, w // block, block), (0, 3, 5, 1, 2, 4)
+    out6 = (n, block, block, c, h // block, w // block)
+    case.numpy["copyto"] = lambda: np.copyto(out.reshape(out6),
+                                             source.reshape(in6).transpose(perm))
+    if torch is not None:
+        source_t, out_t = as_torch(source), as_torch(out)
+        case.torch["copy_"] = lambda: out_t.view(out6).copy_(source_t.view(in6).permute(perm))
+    return case
+
+
+def slice_grad_case(name, grad, out_shape, starts, latency=False):
+    """SLICE_GRAD: zeros around the window, the gradient in it; into a preallocated output
+    (zero everything, then the window; or only the slabs around it) and, for PyTorch,
+    torch.zeros plus the window (what its slice backward does)."""
+    out = filled(out_shape, grad.dtype)
+    case = Case(name, grad.nbytes + out.nbytes, latency)
+    window = tuple(slice(b, b + n) for b, n in zip(starts, grad.shape))
+
+    def slabs(target, fill):  # each axis: the parts before and after the window, the rest whole
+        for axis, (b, n) in enumerate(zip(starts, grad.shape)):
+            lead = window[:axis]
+            fill(target[lead + (slice(0, b),)])
+            fill(target[lead + (slice(b + n, None),)])
+    case.numpy["fill_copyto"] = lambda: (out.fill(0), np.copyto(out[window], grad))
+    case.numpy["slabs_copyto"] = lambda: (slabs(out, lambda v: v.fill(0)),
+                                          np.copyto(out[window], grad))
+    if torch is not None:
+        grad_t, out_t = as_torch(grad), as_torch(out)
+
+        def zeros_then_window():
+            result = torch.zeros(out_shape, dtype=grad_t.dtype)
+            result[window] = grad_t
+            return result
+        case.torch["zero_copy_"] = lambda: (out_t.zero_(), out_t[window].copy_(grad_t))
+        case.torch["slabs_copy_"] = lambda: (slabs(out_t, lambda v: v.zero_()),
+                                             out_t[window].copy_(grad_t))
+        case.torch["zeros_index"] = zeros_then_window
+    return case
+
+
 def permutation_rows(seed, rows, cols):
     """A random permutation of 0..cols-1 in every row (any permutation serves the timing)."""
     keys = splitmix64_array(seed, rows * cols).reshape(rows, cols)
@@ -487,14 +610,16 @@ CASES = [
                               filled((8, 32, 1, 128), np.float16)], 2)),
     ("QkvSplit", lambda: split_case("QkvSplit", filled((8, 2048, 12288), np.float16), 3, 2)),
     ("TileRows", lambda: slice_case(
-        "TileRows", filled((1, 1, 4096), np.float32), lambda a: broadcast(a, (1, 2048, 4096)))),
+        "TileRows", filled((1, 1, 4096), np.float32), lambda a: broadcast(a, (1, 2048, 4096)),
+        reads_source_once=True)),
     ("ExpandRows", lambda: slice_case(
-        "ExpandRows", filled((1, 4096), np.float32), lambda a: broadcast(a, (4096, 4096)))),
+        "ExpandRows", filled((1, 4096), np.float32), lambda a: broadcast(a, (4096, 4096)),
+        reads_source_once=True)),
     ("TinyTranspose", lambda: slice_case(
         "TinyTranspose", filled((4, 16), np.float32), lambda a: a.T, latency=True)),
     ("TinyExpand", lambda: slice_case(
         "TinyExpand", filled((1, 16), np.float32), lambda a: broadcast(a, (4, 16)),
-        latency=True)),
+        latency=True, reads_source_once=True)),
     ("TinyConcat", lambda: concat_case(
         "TinyConcat", [filled((4, 8), np.float32), filled((4, 8), np.float32)], 1,
         latency=True)),
@@ -503,7 +628,47 @@ CASES = [
     ("TinyTile", lambda: slice_case(
         "TinyTile", filled((4, 4), np.float32),
         lambda a: broadcast(a.reshape(4, 1, 4), (4, 4, 4)).reshape(4, 16)
-        if isinstance(a, np.ndarray) else a.repeat(1, 4), latency=True)),
+        if isinstance(a, np.ndarray) else a.repeat(1, 4), latency=True, reads_source_once=True)),
+    # Permuted views of bench/slice_bench.cc (the same copies as the transposes above).
+    ("NchwToNhwcView", lambda: slice_case(
+        "NchwToNhwcView", filled((32, 64, 56, 56), np.float32),
+        lambda a: a.permute(0, 2, 3, 1) if not isinstance(a, np.ndarray)
+        else a.transpose(0, 2, 3, 1),
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 3, 1]}))),
+    ("AttentionHeadsView", lambda: slice_case(
+        "AttentionHeadsView", filled((1, 32, 2048, 128), np.float16),
+        lambda a: a.permute(0, 2, 1, 3) if not isinstance(a, np.ndarray)
+        else a.transpose(0, 2, 1, 3),
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 1, 3]}))),
+    ("DepthToSpaceDcrView", lambda: depth_to_space_case(
+        "DepthToSpaceDcrView", filled((1, 256, 128, 128), np.float32), 2, "DCR")),
+    ("DepthToSpaceCrdView", lambda: depth_to_space_case(
+        "DepthToSpaceCrdView", filled((1, 256, 128, 128), np.float32), 2, "CRD")),
+    # PADDING, depth/space and SLICE_GRAD (bench/padding_bench.cc).
+    ("ConvInputPadConstant", lambda: pad_case(
+        "ConvInputPadConstant", filled((32, 64, 56, 56), np.float32),
+        ((0, 0), (0, 0), (1, 1), (1, 1)), "constant")),
+    ("ConvInputPadReflect", lambda: pad_case(
+        "ConvInputPadReflect", filled((32, 64, 56, 56), np.float32),
+        ((0, 0), (0, 0), (1, 1), (1, 1)), "reflect")),
+    ("PixelShuffleDcr", lambda: depth_to_space_case(
+        "PixelShuffleDcr", filled((1, 256, 128, 128), np.float32), 2, "DCR")),
+    ("PixelShuffleCrd", lambda: depth_to_space_case(
+        "PixelShuffleCrd", filled((1, 256, 128, 128), np.float32), 2, "CRD")),
+    ("PatchUnshuffle", lambda: space_to_depth_case(
+        "PatchUnshuffle", filled((1, 64, 256, 256), np.float32), 2)),
+    ("SliceGradWindow", lambda: slice_grad_case(
+        "SliceGradWindow", filled((8, 32, 1024, 128), np.float16), (8, 32, 2048, 128),
+        (0, 0, 512, 0))),
+    ("TinyPad", lambda: pad_case(
+        "TinyPad", filled((4, 16), np.float32), ((1, 1), (1, 1)), "constant", latency=True)),
+    ("TinyPadReflect", lambda: pad_case(
+        "TinyPadReflect", filled((4, 16), np.float32), ((1, 1), (1, 1)), "reflect",
+        latency=True)),
+    ("TinyDepthToSpace", lambda: depth_to_space_case(
+        "TinyDepthToSpace", filled((1, 4, 2, 8), np.float32), 2, "DCR", latency=True)),
+    ("TinySliceGrad", lambda: slice_grad_case(
+        "TinySliceGrad", filled((2, 8), np.float32), (4, 16), (1, 4), latency=True)),
     # Scatters (bench/scatter_bench.cc).
     ("KvCacheTokenWriteInPlace", lambda: kv_token_write_case("KvCacheTokenWriteInPlace", True)),
     ("KvCacheTokenWriteOutOfPlace", lambda: kv_token_write_case(

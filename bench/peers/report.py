@@ -136,10 +136,12 @@ def build_rows(dmlcpu, peers):
                             if il_memcpy and il_nt else None)
             # Cold against cold: dmlcpu's fastest call of the interleaved rounds (flushed
             # caches) against the peer's fastest call after its cache eviction, same bytes.
+            # Times, not GB/s: a peer that counts its bytes differently cannot skew it.
             row["cold_GBps"] = d.get("interleaved_GBps")
             row["best_cold_peer"] = best_cold_peer
-            row["cold_speedup"] = (row["cold_GBps"] / best_cold_peer["cold_GBps"]
-                                   if row["cold_GBps"] and best_cold_peer else None)
+            row["cold_speedup"] = (
+                best_cold_peer["cold_seconds"] / (moved_bytes / (row["cold_GBps"] * 1e9))
+                if row["cold_GBps"] and best_cold_peer else None)
             row.update(dmlcpu_GBps=d["dmlcpu_GBps"], mean_GBps=d.get("mean_GBps"),
                        memcpy_ratio=memcpy_ratio, memcpy_GBps=d.get("memcpy_GBps"),
                        nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"),
@@ -417,10 +419,12 @@ def main():
         "a slice that reads every line of its input, a flip or a transposed view, a plain copy, "
         "so about 1).",
         "- NumPy is single-threaded for these operations; its row is repeated under all threads.",
-        "- ONNX Runtime: its CPU execution provider through onnxruntime-node, each case as a "
-        "one-node ONNX model (Slice, Gather, GatherElements, GatherND; Transpose for the "
-        "transposed view; StridedOutputRows has no ONNX form), intra-op threads = the thread "
-        "setting, output preallocated (onnxruntime-node 1.20 still returns a copy of it); its "
+        "- ONNX Runtime: its CPU execution provider through onnxruntime-node, each case that "
+        "one ONNX node expresses as a one-node model (Slice, Gather, GatherElements, GatherND, "
+        "Transpose, Pad, DepthToSpace, SpaceToDepth; not StridedOutputRows, the joins, splits, "
+        "tiles, expands, scatters and SLICE_GRAD), intra-op threads = the thread "
+        "setting, output preallocated where it accepts one (onnxruntime-node 1.20 still returns "
+        "a copy of it); its "
         "figures include onnxruntime-node's per-call JavaScript overhead, which dominates the "
         "tiny operators.",
         "- Timing (wall clock): the GB/s columns are fastest calls of repeated calls -- "
