@@ -449,7 +449,14 @@ def pad_case(name, source, pads, mode, latency=False):
         flat = [x for b, a in reversed(pads) for x in (b, a)]  # F.pad: last axis first
         while len(flat) > 2 and flat[-2:] == [0, 0]:
             flat = flat[:-2]
-        case.torch["F.pad"] = lambda: torch_functional.pad(source_t, flat, mode=mode)
+        # Reflection wants a leading axis or two beyond the padded ones (no copy: a view).
+        lead = 0 if mode == "constant" else max(0, len(flat) // 2 + 1 - source.ndim)
+        padded_t = source_t.reshape((1,) * lead + tuple(source.shape))
+
+        def run_pad():
+            result = torch_functional.pad(padded_t, flat, mode=mode)
+            return result.reshape(out_shape) if lead else result
+        case.torch["F.pad"] = run_pad
         case.torch["sliced"] = lambda: sliced(out_t, source_t, lambda dst, src: dst.copy_(src),
                                               lambda view: view.zero_())
     return case

@@ -122,6 +122,7 @@ def build_rows(dmlcpu, peers):
             "numpy": numpy_record,
             "onnxruntime": ort_record,
             "best_peer": best_peer,
+            "seconds": seconds,
             "speedup": best_peer["seconds"] / seconds if best_peer else None,
         }
         if "ns_per_execute" in d:
@@ -138,10 +139,11 @@ def build_rows(dmlcpu, peers):
             # caches) against the peer's fastest call after its cache eviction, same bytes.
             # Times, not GB/s: a peer that counts its bytes differently cannot skew it.
             row["cold_GBps"] = d.get("interleaved_GBps")
+            row["cold_seconds"] = (moved_bytes / (row["cold_GBps"] * 1e9)
+                                   if row["cold_GBps"] else None)
             row["best_cold_peer"] = best_cold_peer
-            row["cold_speedup"] = (
-                best_cold_peer["cold_seconds"] / (moved_bytes / (row["cold_GBps"] * 1e9))
-                if row["cold_GBps"] and best_cold_peer else None)
+            row["cold_speedup"] = (best_cold_peer["cold_seconds"] / row["cold_seconds"]
+                                   if row["cold_seconds"] and best_cold_peer else None)
             row.update(dmlcpu_GBps=d["dmlcpu_GBps"], mean_GBps=d.get("mean_GBps"),
                        memcpy_ratio=memcpy_ratio, memcpy_GBps=d.get("memcpy_GBps"),
                        nt_GBps=d.get("nt_GBps"), ratio=d.get("ratio"), bound=d.get("bound"),
@@ -219,15 +221,17 @@ def slower_than_peer(throughput, latency):
             if "ns" in r:
                 detail = f"dmlcpu {r['ns']:.1f} ns vs {p['peer']} {p['ns_per_call']:.0f} ns"
             else:
-                detail = f"dmlcpu {r['dmlcpu_GBps']:.2f} GB/s vs {p['peer']} {p['GBps']:.2f} GB/s"
+                detail = (f"dmlcpu {r['seconds'] * 1e3:.3f} ms vs {p['peer']} "
+                          f"{p['seconds'] * 1e3:.3f} ms")
             lines.append(f"{r['case']}/threads:{r['threads']}: {detail} ({p['variant']}), "
                          f"dmlcpu at {r['speedup']:.2f}x")
     for r in throughput:
         if r["cold_speedup"] is not None and r["cold_speedup"] < 1.0:
             p = r["best_cold_peer"]
             lines.append(f"{r['case']}/threads:{r['threads']}, cold: dmlcpu "
-                         f"{r['cold_GBps']:.2f} GB/s vs {p['peer']} {p['cold_GBps']:.2f} GB/s "
-                         f"({p['cold_variant']}), dmlcpu at {r['cold_speedup']:.2f}x")
+                         f"{r['cold_seconds'] * 1e3:.3f} ms vs {p['peer']} "
+                         f"{p['cold_seconds'] * 1e3:.3f} ms ({p['cold_variant']}), "
+                         f"dmlcpu at {r['cold_speedup']:.2f}x")
     return lines
 
 

@@ -9,7 +9,6 @@
 #define DMLCPU_TESTS_VALIDATION_VALIDATION_CASES_H_
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -262,8 +261,8 @@ inline StatusOr<CompiledOperator> CompileCase(const OpCase& c, const CompileOpti
   }
   const uint32_t dimension_count =
       c.dimension_count ? *c.dimension_count : static_cast<uint32_t>(c.input.sizes.size());
-  const UINT* offsets = c.null_offsets ? nullptr : c.offsets.data();
-  const UINT* window_sizes = c.null_window_sizes ? nullptr : c.window_sizes.data();
+  const uint32_t* offsets = c.null_offsets ? nullptr : c.offsets.data();
+  const uint32_t* window_sizes = c.null_window_sizes ? nullptr : c.window_sizes.data();
 
   DML_GATHER_OPERATOR_DESC gather = {pointers[0], pointers[1], pointers[2], c.axis,
                                      c.index_dimensions};
@@ -333,9 +332,11 @@ inline ::testing::AssertionResult IsOk(const Status& status) {
                                        << status.message();
 }
 
-#define EXPECT_ERROR(status, code, ...) EXPECT_TRUE(IsError((status), (code), {__VA_ARGS__}))
-#define EXPECT_OK(status) EXPECT_TRUE(IsOk(status))
-#define ASSERT_OK(status) ASSERT_TRUE(IsOk(status))
+// Usable from any namespace: the helpers are named in full.
+#define EXPECT_ERROR(status, code, ...) \
+  EXPECT_TRUE(::dmlcpu::validation_test::IsError((status), (code), {__VA_ARGS__}))
+#define EXPECT_OK(status) EXPECT_TRUE(::dmlcpu::validation_test::IsOk(status))
+#define ASSERT_OK(status) ASSERT_TRUE(::dmlcpu::validation_test::IsOk(status))
 
 // "<slot>.DataType is INT32" in either spelling (name or number).
 inline std::string DataTypeIs(const std::string& field, DML_TENSOR_DATA_TYPE type) {
@@ -346,7 +347,7 @@ inline std::string DataTypeIs(const std::string& field, DML_TENSOR_DATA_TYPE typ
 
 inline std::string FlagsIs(const std::string& field, uint32_t flags) {
   char hex[16];
-  snprintf(hex, sizeof(hex), "0x%x", flags);
+  std::snprintf(hex, sizeof(hex), "0x%x", flags);
   const std::string prefix = field + ".Flags is ";
   return prefix + hex + "|" + prefix + std::to_string(flags);
 }
