@@ -213,6 +213,11 @@ def markdown_table(header, body):
     return "\n".join(lines)
 
 
+def time_text(seconds):
+    """'2.423 ms', or '9.81 µs' below a millisecond."""
+    return f"{seconds * 1e3:.3f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.2f} µs"
+
+
 def slower_than_peer(throughput, latency):
     lines = []
     for r in throughput + latency:
@@ -221,16 +226,16 @@ def slower_than_peer(throughput, latency):
             if "ns" in r:
                 detail = f"dmlcpu {r['ns']:.1f} ns vs {p['peer']} {p['ns_per_call']:.0f} ns"
             else:
-                detail = (f"dmlcpu {r['seconds'] * 1e3:.3f} ms vs {p['peer']} "
-                          f"{p['seconds'] * 1e3:.3f} ms")
+                detail = (f"dmlcpu {time_text(r['seconds'])} vs {p['peer']} "
+                          f"{time_text(p['seconds'])}")
             lines.append(f"{r['case']}/threads:{r['threads']}: {detail} ({p['variant']}), "
                          f"dmlcpu at {r['speedup']:.2f}x")
     for r in throughput:
         if r["cold_speedup"] is not None and r["cold_speedup"] < 1.0:
             p = r["best_cold_peer"]
             lines.append(f"{r['case']}/threads:{r['threads']}, cold: dmlcpu "
-                         f"{r['cold_seconds'] * 1e3:.3f} ms vs {p['peer']} "
-                         f"{p['cold_seconds'] * 1e3:.3f} ms ({p['cold_variant']}), "
+                         f"{time_text(r['cold_seconds'])} vs {p['peer']} "
+                         f"{time_text(p['cold_seconds'])} ({p['cold_variant']}), "
                          f"dmlcpu at {r['cold_speedup']:.2f}x")
     return lines
 
