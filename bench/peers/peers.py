@@ -186,6 +186,14 @@ def slice_case(name, source, view, out_shape=None, out_view=None, latency=False,
     return case
 
 
+def permute_case(name, source, perm):
+    """A Transpose with `perm`, copied into a preallocated output."""
+    return slice_case(
+        name, source,
+        lambda a: a.transpose(*perm) if isinstance(a, np.ndarray) else a.permute(*perm),
+        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": list(perm)}))
+
+
 def flip_case(name, source, axis):
     out = filled(source.shape, source.dtype)
     case = Case(name, 2 * out.nbytes)
@@ -421,26 +429,22 @@ def pad_case(name, source, pads, mode, latency=False):
                           pads=[b for b, _ in pads] + [a for _, a in pads])
     interior = tuple(slice(b, b + n) for n, (b, _) in zip(source.shape, pads))
 
+    # Per axis, in order (later axes copy what earlier ones wrote): each border index and the
+    # interior index it mirrors.
+    borders = []
+    for axis, (before, after) in enumerate(pads):
+        last = before + source.shape[axis] - 1
+        lead = (slice(None),) * axis
+        borders += [(lead + (k,), lead + (2 * before - k,)) for k in range(before)]
+        borders += [(lead + (last + k,), lead + (last - k,)) for k in range(1, after + 1)]
+
     def sliced(target, src, copy, fill):
         copy(target[interior], src)
-        for axis, (before, after) in enumerate(pads):  # axes in order: later ones see earlier
-            if before == 0 and after == 0:
-                continue
-            n = source.shape[axis]
-
-            def at(i):
-                return (slice(None),) * axis + (i,)
-            for k in range(before):
-                if mode == "constant":
-                    fill(target[at(k)])
-                else:
-                    copy(target[at(k)], target[at(2 * before - k)])
-            for k in range(after):
-                row = before + n + k
-                if mode == "constant":
-                    fill(target[at(row)])
-                else:
-                    copy(target[at(row)], target[at(2 * (before + n - 1) - row)])
+        for border, mirror in borders:
+            if mode == "constant":
+                fill(target[border])
+            else:
+                copy(target[border], target[mirror])
     case.numpy["pad"] = lambda: np.pad(source, pads, mode=mode)
     case.numpy["sliced"] = lambda: sliced(out, source, np.copyto,
                                           lambda view: view.fill(0))
@@ -462,6 +466,17 @@ def pad_case(name, source, pads, mode, latency=False):
     return case
 
 
+def add_view_permute(case, source, in_shape, perm, out, out_shape):
+    """Variants copying `source` viewed as `in_shape` and permuted by `perm` into `out` viewed
+    as `out_shape` (np.copyto, copy_): how NumPy and PyTorch spell depth/space."""
+    case.numpy["copyto"] = lambda: np.copyto(out.reshape(out_shape),
+                                             source.reshape(in_shape).transpose(perm))
+    if torch is not None:
+        source_t, out_t = as_torch(source), as_torch(out)
+        case.torch["copy_"] = lambda: out_t.view(out_shape).copy_(
+            source_t.view(in_shape).permute(perm))
+
+
 def depth_to_space_case(name, source, block, mode, latency=False):
     """DepthToSpace (mode "DCR" or "CRD"): the input viewed 6-D, permuted into the output viewed
     {n, c, h, i, w, j}; PyTorch also F.pixel_shuffle for CRD (it allocates)."""
@@ -475,14 +490,10 @@ def depth_to_space_case(name, source, block, mode, latency=False):
         in6, perm = (n, block, block, oc, h, w), (0, 3, 4, 1, 5, 2)
     else:
         in6, perm = (n, oc, block, block, h, w), (0, 1, 4, 2, 5, 3)
-    out6 = (n, oc, h, block, w, block)
-    case.numpy["copyto"] = lambda: np.copyto(out.reshape(out6),
-                                             source.reshape(in6).transpose(perm))
-    if torch is not None:
-        source_t, out_t = as_torch(source), as_torch(out)
-        case.torch["copy_"] = lambda: out_t.view(out6).copy_(source_t.view(in6).permute(perm))
-        if mode == "CRD":
-            case.torch["pixel_shuffle"] = lambda: torch_functional.pixel_shuffle(source_t, block)
+    add_view_permute(case, source, in6, perm, out, (n, oc, h, block, w, block))
+    if torch is not None and mode == "CRD":
+        source_t = as_torch(source)
+        case.torch["pixel_shuffle"] = lambda: torch_functional.pixel_shuffle(source_t, block)
     return case
 
 
@@ -492,13 +503,8 @@ def space_to_depth_case(name, source, block):
     out = filled((n, c * block * block, h // block, w // block), source.dtype)
     case = Case(name, source.nbytes + out.nbytes)
     case.onnx = onnx_node("SpaceToDepth", source, out.shape, attrs={"blocksize": block})
-    in6, perm = (n, c, h // block, block, w // block, block), (0, 3, 5, 1, 2, 4)
-    out6 = (n, block, block, c, h // block, w // block)
-    case.numpy["copyto"] = lambda: np.copyto(out.reshape(out6),
-                                             source.reshape(in6).transpose(perm))
-    if torch is not None:
-        source_t, out_t = as_torch(source), as_torch(out)
-        case.torch["copy_"] = lambda: out_t.view(out6).copy_(source_t.view(in6).permute(perm))
+    add_view_permute(case, source, (n, c, h // block, block, w // block, block),
+                     (0, 3, 5, 1, 2, 4), out, (n, block, block, c, h // block, w // block))
     return case
 
 
@@ -555,9 +561,8 @@ CASES = [
     ("HorizontalFlip", lambda: flip_case("HorizontalFlip", filled((4096, 4096), np.float32), 1)),
     ("VerticalFlip", lambda: flip_case("VerticalFlip", filled((4096, 4096), np.float32), 0)),
     # The bound buffer is read through strides {1, 4096}: the transpose of its row-major view.
-    ("KeyTransposeView", lambda: slice_case(
-        "KeyTransposeView", filled((4096, 4096), np.float32), lambda a: a.T,
-        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [1, 0]}))),
+    ("KeyTransposeView", lambda: permute_case(
+        "KeyTransposeView", filled((4096, 4096), np.float32), (1, 0))),
     ("StridedOutputRows", lambda: slice_case(
         "StridedOutputRows", filled((2048, 4096), np.float32), lambda a: a,
         out_shape=(4096, 4096), out_view=lambda o: o[::2])),
@@ -604,14 +609,10 @@ CASES = [
         "TinyEmbeddingGather", filled((100, 16), np.float32), random_indices(13, 8, 100), 0,
         latency=True)),
     # Copy-shaped ops (bench/copy_ops_bench.cc).
-    ("AttentionHeadsTranspose", lambda: slice_case(
-        "AttentionHeadsTranspose", filled((1, 32, 2048, 128), np.float16),
-        lambda a: a.permute(0, 2, 1, 3) if not isinstance(a, np.ndarray)
-        else a.transpose(0, 2, 1, 3),
-        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 1, 3]}))),
-    ("KeyTranspose2D", lambda: slice_case(
-        "KeyTranspose2D", filled((4096, 4096), np.float32), lambda a: a.T,
-        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [1, 0]}))),
+    ("AttentionHeadsTranspose", lambda: permute_case(
+        "AttentionHeadsTranspose", filled((1, 32, 2048, 128), np.float16), (0, 2, 1, 3))),
+    ("KeyTranspose2D", lambda: permute_case(
+        "KeyTranspose2D", filled((4096, 4096), np.float32), (1, 0))),
     ("KvCacheAppendJoin", lambda: concat_case(
         "KvCacheAppendJoin", [filled((8, 32, 2047, 128), np.float16),
                               filled((8, 32, 1, 128), np.float16)], 2)),
@@ -637,16 +638,10 @@ CASES = [
         lambda a: broadcast(a.reshape(4, 1, 4), (4, 4, 4)).reshape(4, 16)
         if isinstance(a, np.ndarray) else a.repeat(1, 4), latency=True, reads_source_once=True)),
     # Permuted views of bench/slice_bench.cc (the same copies as the transposes above).
-    ("NchwToNhwcView", lambda: slice_case(
-        "NchwToNhwcView", filled((32, 64, 56, 56), np.float32),
-        lambda a: a.permute(0, 2, 3, 1) if not isinstance(a, np.ndarray)
-        else a.transpose(0, 2, 3, 1),
-        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 3, 1]}))),
-    ("AttentionHeadsView", lambda: slice_case(
-        "AttentionHeadsView", filled((1, 32, 2048, 128), np.float16),
-        lambda a: a.permute(0, 2, 1, 3) if not isinstance(a, np.ndarray)
-        else a.transpose(0, 2, 1, 3),
-        onnx=lambda a, shape: onnx_node("Transpose", a, shape, attrs={"perm": [0, 2, 1, 3]}))),
+    ("NchwToNhwcView", lambda: permute_case(
+        "NchwToNhwcView", filled((32, 64, 56, 56), np.float32), (0, 2, 3, 1))),
+    ("AttentionHeadsView", lambda: permute_case(
+        "AttentionHeadsView", filled((1, 32, 2048, 128), np.float16), (0, 2, 1, 3))),
     ("DepthToSpaceDcrView", lambda: depth_to_space_case(
         "DepthToSpaceDcrView", filled((1, 256, 128, 128), np.float32), 2, "DCR")),
     ("DepthToSpaceCrdView", lambda: depth_to_space_case(

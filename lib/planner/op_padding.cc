@@ -156,9 +156,6 @@ class PaddingPlanner {
     }
   }
 
-  // The nest over the output box lo[d] <= o[d] < hi[d] (empty boxes add no step).
-  LoopNest Box(const int64_t* lo, const int64_t* hi) const { return BoxOf(out_, lo, hi); }
-
   // Fused rows: every step that writes rows of the innermost dimension's interior also writes
   // their borders along it, in the same pass (RowBorders), and no step of that dimension's own
   // follows. Only where the innermost dimension is padded and contiguous in the output (and,
@@ -221,7 +218,7 @@ class PaddingPlanner {
       lo[d] = start_[d];
       hi[d] = start_[d] + in_.sizes[d];
     }
-    LoopNest nest = Box(lo, hi);
+    LoopNest nest = BoxOf(out_, lo, hi);
     for (uint32_t d = 0; d < n_; ++d) nest.in_strides_bytes[d] = in_stride_[d];
     return Copy(StepSource::kInput, nest);
   }
@@ -295,7 +292,7 @@ class PaddingPlanner {
       const int64_t source = before ? s_end - count : s_begin;
       lo[d] = start_[d] + target;
       hi[d] = lo[d] + count;
-      LoopNest nest = Box(lo, hi);
+      LoopNest nest = BoxOf(out_, lo, hi);
       for (uint32_t j = 0; j < n_; ++j) nest.in_strides_bytes[j] = out_stride_[j];
       nest.in_base_bytes = nest.out_base_bytes + (source - target) * out_stride_[d];
       Status st = Copy(StepSource::kOutput, nest);
@@ -310,7 +307,7 @@ class PaddingPlanner {
                int64_t src, int64_t step) {
     lo[d] = start_[d] + s;
     hi[d] = lo[d] + run;
-    LoopNest nest = Box(lo, hi);
+    LoopNest nest = BoxOf(out_, lo, hi);
     if (from_input) {  // input coordinates: the output's minus start
       for (uint32_t j = 0; j < n_; ++j) {
         nest.in_strides_bytes[j] = in_stride_[j];
