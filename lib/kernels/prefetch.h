@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Software prefetch helpers shared by the executor and the gather_row kernel. Plain C++ (no
-// Highway): kernels.h includes this header, so its users see these as kernels::.
+// Software prefetch helpers shared by the executor, the gather_row kernel and the scatter
+// kernels. Plain C++ (no Highway): kernels.h includes this header, so its users see these as
+// kernels::.
 #ifndef DMLCPU_KERNELS_PREFETCH_H_
 #define DMLCPU_KERNELS_PREFETCH_H_
 
@@ -56,6 +57,19 @@ inline void PrefetchRowToL2(uintptr_t first, size_t bytes) {
   PrefetchRead<1>(reinterpret_cast<const void*>(first + bytes - 1));
   for (size_t off = 64; off + 64 < bytes; off += 64) {
     PrefetchRead<1>(reinterpret_cast<const void*>(first + off));
+  }
+}
+
+// Streams read item by item: the lines of items [i, i + kAheadGroupItems) of a contiguous
+// array of item_bytes-wide items, kAheadItems ahead of item i. Called once per group, it keeps
+// the loads of a scatter's index and update streams from waiting on memory.
+constexpr size_t kAheadItems = 256;
+constexpr size_t kAheadGroupItems = 16;  // a multiple of the scatter loops' unroll of four
+inline void PrefetchItemsAhead(const void* items, size_t item_bytes, size_t i) {
+  // An integer, not a pointer: the lines may lie past the array's end (a prefetch never faults).
+  const uintptr_t at = reinterpret_cast<uintptr_t>(items) + (i + kAheadItems) * item_bytes;
+  for (size_t off = 0; off < kAheadGroupItems * item_bytes; off += 64) {
+    PrefetchRead(reinterpret_cast<const void*>(at + off));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/prefetch.h"
 #include "kernels/scatter_arith.h"
 #include "kernels/scatter_kernels.h"
 
@@ -97,6 +98,10 @@ void ScatterIndexedRow(uint8_t* dst, const uint8_t* src, const uint8_t* idx, siz
   constexpr size_t kI = sizeof(I), kS = sizeof(S);
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
+    if (i % kAheadGroupItems == 0) {
+      PrefetchItemsAhead(idx, kI, i);
+      PrefetchItemsAhead(src, kS, i);
+    }
     const uint64_t u0 = Wrapped(LoadAt<I>(idx + i * kI), dim_size);
     const uint64_t u1 = Wrapped(LoadAt<I>(idx + (i + 1) * kI), dim_size);
     const uint64_t u2 = Wrapped(LoadAt<I>(idx + (i + 2) * kI), dim_size);

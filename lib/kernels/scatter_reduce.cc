@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/portability.h"
+#include "kernels/prefetch.h"
 #include "kernels/scatter_arith.h"
 #include "kernels/scatter_kernels.h"
 
@@ -157,6 +158,10 @@ void ReduceLoop(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes, cons
     // Four at a time: where all four are in range (the usual case), no select at all.
     const uintptr_t row_at = dst_at + row_key;
     for (; i + 4 <= count; i += 4) {
+      if (i % kAheadGroupItems == 0) {  // the hardware prefetcher alone leaves loads waiting
+        PrefetchItemsAhead(idx, sizeof(I), i);
+        PrefetchItemsAhead(src, sizeof(N), i);
+      }
       // Four indices already in [0, dim_size) (a negative one fails as unsigned), the usual
       // case: no wrap and no select.
       const auto v0 = static_cast<uint64_t>(LoadAt<I>(idx + i * sizeof(I)));
