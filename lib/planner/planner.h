@@ -61,6 +61,11 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
 // (StorePolicy::staged_lines).
 void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
                        const Tuning& tuning);
+// Walks backwards each loop above the row that reads against the row's own direction (the rows
+// of a vertical flip, a horizontal flip's rows read downwards), moving the step's output base:
+// the input becomes one stream in one direction. Copy steps of rows without tiles, borders,
+// staging or co-running only; the output's order does not matter to the caches.
+void OrientForInputStream(Step* step);
 // Whether staged lines can carry the plan: whole rows with borders, of at most
 // Tuning::kMaxStagedPieceBytes each, adjacent along their line, regular-store row kernels.
 bool CanStageLines(const Plan& plan);

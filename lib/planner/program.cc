@@ -99,6 +99,8 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
     }
   }
 
+  for (Step& step : program->steps) OrientForInputStream(&step);
+
   for (size_t i = 0; i < program->steps.size(); ++i) {
     if (program->steps[i].kind == StepKind::kScatter) continue;  // its plan is Step::scatter
     const Plan& plan = program->steps[i].plan;

@@ -211,6 +211,32 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
   ResolveKernels(plan);
 }
 
+void OrientForInputStream(Step* step) {
+  Plan& plan = step->plan;
+  const RowBorders& b = plan.borders;
+  const bool rows = plan.strategy == Strategy::kRowsOfRuns ||
+                    plan.strategy == Strategy::kStridedRows;
+  if (step->kind != StepKind::kAffineCopy || step->source != StepSource::kInput || !rows ||
+      plan.tiling != Tiling::kNone || plan.component_count != 0 || plan.store.staged_lines ||
+      plan.co_run_by_row || step->co_run_with_next ||
+      b.left_items + b.right_items + b.top_rows + b.bottom_rows != 0) {
+    return;
+  }
+  const uint32_t last = plan.loop_count - 1;
+  const int64_t row_in_stride_bytes = plan.loops[last].in_stride_bytes;
+  if (row_in_stride_bytes == 0) return;
+  for (uint32_t i = 0; i < last; ++i) {
+    Loop& loop = plan.loops[i];
+    const bool against = row_in_stride_bytes > 0 ? loop.in_stride_bytes < 0
+                                                 : loop.in_stride_bytes > 0;
+    if (!against || loop.size < 2) continue;
+    step->out_base_bytes += (loop.size - 1) * loop.out_stride_bytes;
+    plan.in_base_bytes += (loop.size - 1) * loop.in_stride_bytes;
+    loop.out_stride_bytes = -loop.out_stride_bytes;
+    loop.in_stride_bytes = -loop.in_stride_bytes;
+  }
+}
+
 bool CanStageLines(const Plan& plan) {
   const Strategy s = plan.strategy;
   const RowBorders& b = plan.borders;

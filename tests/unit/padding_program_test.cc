@@ -174,7 +174,9 @@ TEST(DepthSpaceProgramTest, OnePermutedCopy) {
 }
 
 TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
-  // SG-2: the window's row loop runs backwards in the input, forwards in the output.
+  // SG-2: the window's row loop runs backwards in the input relative to the output; the copy
+  // reads the gradient forwards and writes the window's rows from the last
+  // (OrientForInputStream).
   Tensor grad(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 2, 2}),
       out(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 1, 4, 4});
   const uint32_t offsets[4] = {0, 0, 0, 1}, sizes[4] = {1, 1, 4, 3};
@@ -185,8 +187,9 @@ TEST(SliceGradProgramTest, ZeroFillThenTheWindow) {
   EXPECT_EQ(p.steps[0].kind, StepKind::kFill);
   EXPECT_EQ(p.steps[0].fill_bits, 0u);
   EXPECT_EQ(p.steps[1].kind, StepKind::kAffineCopy);
-  EXPECT_EQ(p.steps[1].out_base_bytes, 20);     // row 1, column 1
-  EXPECT_EQ(p.steps[1].plan.in_base_bytes, 8);  // gradient row 1
+  EXPECT_EQ(p.steps[1].out_base_bytes, 52);     // row 3, column 1
+  EXPECT_EQ(p.steps[1].plan.in_base_bytes, 0);  // gradient row 0
+  EXPECT_EQ(p.steps[1].plan.loops[0].out_stride_bytes, -2 * 4 * 4);  // two output rows up
 }
 
 // A dense window (unit strides; one of them reversed) of Tuning::min_fill_around_bytes: zero
@@ -213,7 +216,8 @@ TEST(SliceGradProgramTest, DenseWindowFillsOnlyAroundIt) {
   const uint64_t out_elems = 4 * (uint64_t{window_cols} + 3);
   EXPECT_EQ(filled_elems, out_elems - 2 * window_cols);  // every element outside, once
   EXPECT_EQ(p.steps[4].kind, StepKind::kAffineCopy);
-  EXPECT_EQ(p.steps[4].out_base_bytes, (window_cols + 3 + 2) * 4);  // row 1, column 2
+  // Rows read downwards (stride -1) are walked from the last: row 2, column 2.
+  EXPECT_EQ(p.steps[4].out_base_bytes, (2 * (window_cols + 3) + 2) * 4);
 
   Tensor small_grad(DML_TENSOR_DATA_TYPE_FLOAT32, {2, window_cols - 1});
   const uint32_t small_sizes[2] = {2, window_cols - 1};

@@ -116,14 +116,19 @@ TEST(CollapseTest, NegativeStrideFoldsIntoBaseOffset) {
   Tensor out(DML_TENSOR_DATA_TYPE_FLOAT32, {16, 32});
   const Plan plan = CompileSlice1(in, out, {0, 0}, {16, 32}, {1, -1});
   ASSERT_EQ(plan.loop_count, 2u);
-  EXPECT_EQ(plan.in_base_bytes, 31 * 4);
   EXPECT_EQ(plan.loops[1].in_stride_bytes, -4);
-  EXPECT_EQ(plan.loops[0].in_stride_bytes, 32 * 4);
-  // Flipping the outer axis keeps whole rows contiguous: rows of runs walked backwards.
+  // The rows read downwards, so they are walked from the last (OrientForInputStream): the
+  // input is one descending stream, the output's rows are written from the last.
+  EXPECT_EQ(plan.in_base_bytes, 15 * 32 * 4 + 31 * 4);
+  EXPECT_EQ(plan.loops[0].in_stride_bytes, -32 * 4);
+  EXPECT_EQ(plan.loops[0].out_stride_bytes, -32 * 4);
+  // Flipping the outer axis keeps whole rows contiguous: rows of runs, read in address order
+  // and written from the last output row.
   const Plan flip_rows = CompileSlice1(in, out, {0, 0}, {16, 32}, {-1, 1});
   ASSERT_EQ(flip_rows.loop_count, 2u);
-  EXPECT_EQ(flip_rows.in_base_bytes, 15 * 32 * 4);
-  EXPECT_EQ(flip_rows.loops[0].in_stride_bytes, -32 * 4);
+  EXPECT_EQ(flip_rows.in_base_bytes, 0);
+  EXPECT_EQ(flip_rows.loops[0].in_stride_bytes, 32 * 4);
+  EXPECT_EQ(flip_rows.loops[0].out_stride_bytes, -32 * 4);
   EXPECT_EQ(flip_rows.shape, KernelShape::kRowsOfRuns);
 }
 
