@@ -24,7 +24,7 @@ struct CoRunStep;
 struct ExecArgs {
   const uint8_t* input;
   const uint8_t* indices;  // null when the plan has no index components
-  uint8_t* output;         // the start of the step's window
+  uint8_t* output;         // where the step's walk starts (Step::out_base_bytes in)
   // Slots of at least plan.pack_bytes for plans with packed strips; null: none (the executor
   // then reads the input directly).
   ScratchPool* scratch = nullptr;

@@ -36,6 +36,7 @@ void WalkWholeRows(const Plan& plan, const ExecArgs& args, uint64_t begin, uint6
     const uint8_t* in = args.input + rows.offsets().in_off;
     for (uint64_t k = 0; k < n; ++k) {
       row_op(out, in);
+      if (k + 1 == n) break;  // no pointer past the last row: it may lie before the buffer
       out += line.out_stride_bytes;
       in += line.in_stride_bytes;
     }

@@ -60,16 +60,17 @@ inline void PrefetchRowToL2(uintptr_t first, size_t bytes) {
   }
 }
 
-// Streams read item by item: the lines of items [i, i + kAheadGroupItems) of a contiguous
-// array of item_bytes-wide items, kAheadItems ahead of item i. Called once per group, it keeps
-// the loads of a scatter's index and update streams from waiting on memory.
-constexpr size_t kAheadItems = 256;
-constexpr size_t kAheadGroupItems = 16;  // a multiple of the scatter loops' unroll of four
+// Streams read item by item: the lines of items [i, i + kItemPrefetchGroupItems) of a contiguous
+// array of item_bytes-wide items, kItemPrefetchAheadItems ahead of item i. Called once per
+// group, it keeps the loads of a scatter's index and update streams from waiting on memory.
+constexpr size_t kItemPrefetchAheadItems = 256;
+constexpr size_t kItemPrefetchGroupItems = 16;  // a multiple of the scatter loops' unroll of 4
 inline void PrefetchItemsAhead(const void* items, size_t item_bytes, size_t i) {
   // An integer, not a pointer: the lines may lie past the array's end (a prefetch never faults).
-  const uintptr_t at = reinterpret_cast<uintptr_t>(items) + (i + kAheadItems) * item_bytes;
-  for (size_t off = 0; off < kAheadGroupItems * item_bytes; off += 64) {
-    PrefetchRead(reinterpret_cast<const void*>(at + off));
+  const uintptr_t at =
+      reinterpret_cast<uintptr_t>(items) + (i + kItemPrefetchAheadItems) * item_bytes;
+  for (size_t off_bytes = 0; off_bytes < kItemPrefetchGroupItems * item_bytes; off_bytes += 64) {
+    PrefetchRead(reinterpret_cast<const void*>(at + off_bytes));
   }
 }
 

@@ -98,7 +98,7 @@ void ScatterIndexedRow(uint8_t* dst, const uint8_t* src, const uint8_t* idx, siz
   constexpr size_t kI = sizeof(I), kS = sizeof(S);
   size_t i = 0;
   for (; i + 4 <= count; i += 4) {
-    if (i % kAheadGroupItems == 0) {
+    if (i % kItemPrefetchGroupItems == 0) {
       PrefetchItemsAhead(idx, kI, i);
       PrefetchItemsAhead(src, kS, i);
     }

@@ -158,7 +158,7 @@ void ReduceLoop(uint8_t* dst, int64_t base_bytes, int64_t dst_stride_bytes, cons
     // Four at a time: where all four are in range (the usual case), no select at all.
     const uintptr_t row_at = dst_at + row_key;
     for (; i + 4 <= count; i += 4) {
-      if (i % kAheadGroupItems == 0) {  // the hardware prefetcher alone leaves loads waiting
+      if (i % kItemPrefetchGroupItems == 0) {  // the hardware prefetcher alone leaves loads waiting
         PrefetchItemsAhead(idx, sizeof(I), i);
         PrefetchItemsAhead(src, sizeof(N), i);
       }

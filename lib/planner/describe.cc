@@ -222,9 +222,23 @@ std::string DescribeProgram(const Program& program) {
     if (step.indices_binding != kNoBinding) {
       from += " indexed by " + BindingName("inputs", step.indices_binding, program.inputs);
     }
-    s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld%s\n", i, StepKindName(step.kind),
-                   from.c_str(), BindingName("outputs", step.output_binding, program.outputs).c_str(),
-                   static_cast<long long>(step.out_base_bytes),
+    // A loop OrientForInputStream turned starts the walk at its far end.
+    int64_t window_bytes = step.out_base_bytes;
+    if (step.kind != StepKind::kScatter) {
+      for (uint32_t d = 0; d < step.plan.loop_count; ++d) {
+        const Loop& l = step.plan.loops[d];
+        if (l.out_stride_bytes < 0) window_bytes += (l.size - 1) * l.out_stride_bytes;
+      }
+    }
+    const std::string walk =
+        window_bytes == step.out_base_bytes
+            ? std::string()
+            : StrFormat(" (walked from byte %lld: loops with a negative output stride run "
+                        "backwards)", static_cast<long long>(step.out_base_bytes));
+    s += StrFormat("  step %zu: %s %s -> %s, window at byte %lld%s%s\n", i,
+                   StepKindName(step.kind), from.c_str(),
+                   BindingName("outputs", step.output_binding, program.outputs).c_str(),
+                   static_cast<long long>(window_bytes), walk.c_str(),
                    step.skip_in_place ? " (skipped when run in place)" : "");
     if (step.co_run_with_next) {
       s += StrFormat("    runs interleaved with step %zu, %s\n", i + 1,

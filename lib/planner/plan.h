@@ -244,8 +244,8 @@ struct Step {
   uint32_t input_binding = 0;  // the source binding (an output binding with kOutput)
   uint32_t indices_binding = kNoBinding;
   uint32_t output_binding = 0;
-  // The step writes the window of its output binding that starts this many bytes in (its plan's
-  // in_base_bytes places the read the same way).
+  // Where the step's walk starts in its output binding, in bytes: its window's start, unless
+  // OrientForInputStream turned a loop (its plan's in_base_bytes places the read the same way).
   int64_t out_base_bytes = 0;
   // kFill: the element's bit pattern, little-endian in the low elem_bytes bytes.
   uint64_t fill_bits = 0;

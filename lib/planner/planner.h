@@ -2,7 +2,8 @@
 // The planner's stages, each a pure function, in the order CompileProgram runs them:
 // validate (validate.cc, tensor.cc) -> canonical form (canonical.cc) -> collapse (collapse.cc)
 // -> classify (strategy.cc) -> tile (tile.cc) -> partition (partition.cc) -> strategy and
-// policies (strategy.cc) -> strict index scans (index_scan.cc) -> invariants (invariants.cc).
+// policies (strategy.cc) -> strict index scans (index_scan.cc) -> walk orientation
+// (strategy.cc) -> invariants (invariants.cc).
 #ifndef DMLCPU_PLANNER_PLANNER_H_
 #define DMLCPU_PLANNER_PLANNER_H_
 
@@ -61,11 +62,10 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
 // (StorePolicy::staged_lines).
 void ChooseStagedLines(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
                        const Tuning& tuning);
-// Walks backwards each loop above the row that reads against the row's own direction (the rows
-// of a vertical flip, a horizontal flip's rows read downwards), moving the step's output base:
-// the input becomes one stream in one direction. Copy steps of rows without tiles, borders,
-// staging or co-running only; the output's order does not matter to the caches.
-void OrientForInputStream(Step* step);
+// In each copy step of rows (no tiles, borders, staging or co-run group), walks backwards the
+// loops above the row that read against the row's direction, moving the output base: the input
+// is read as one stream in one direction (design.md, rule 4). The same element pairs are copied.
+void OrientForInputStream(Program* program);
 // Whether staged lines can carry the plan: whole rows with borders, of at most
 // Tuning::kMaxStagedPieceBytes each, adjacent along their line, regular-store row kernels.
 bool CanStageLines(const Plan& plan);

@@ -99,7 +99,7 @@ Status CompileProgram(const DML_OPERATOR_DESC& desc, const PlanSettings& setting
     }
   }
 
-  for (Step& step : program->steps) OrientForInputStream(&step);
+  OrientForInputStream(program);
 
   for (size_t i = 0; i < program->steps.size(); ++i) {
     if (program->steps[i].kind == StepKind::kScatter) continue;  // its plan is Step::scatter

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Shape classification and ChooseStrategy: the one place where a step's execution strategy,
-// store policy, prefetch policy and kernels are decided. The measurements behind each rule are
-// in docs/performance.md#planner.
+// store policy, prefetch policy and kernels are decided; and the walk's orientation, once the
+// program's steps are final. The measurements behind each rule are in
+// docs/performance.md#planner.
 #include <algorithm>
 
 #include "planner/planner.h"
@@ -211,20 +212,24 @@ void ChooseStrategy(Plan* plan, uint64_t output_bytes, uint64_t input_bytes,
   ResolveKernels(plan);
 }
 
-void OrientForInputStream(Step* step) {
+namespace {
+
+// One step of OrientForInputStream; in_co_run_group: the step runs beside another step's rows.
+void OrientStep(Step* step, bool in_co_run_group) {
   Plan& plan = step->plan;
   const RowBorders& b = plan.borders;
   const bool rows = plan.strategy == Strategy::kRowsOfRuns ||
                     plan.strategy == Strategy::kStridedRows;
   if (step->kind != StepKind::kAffineCopy || step->source != StepSource::kInput || !rows ||
-      plan.tiling != Tiling::kNone || plan.component_count != 0 || plan.store.staged_lines ||
-      plan.co_run_by_row || step->co_run_with_next ||
-      b.left_items + b.right_items + b.top_rows + b.bottom_rows != 0) {
+      in_co_run_group || plan.tiling != Tiling::kNone || plan.component_count != 0 ||
+      plan.store.staged_lines || b.left_items + b.right_items + b.top_rows + b.bottom_rows != 0) {
     return;
   }
   const uint32_t last = plan.loop_count - 1;
   const int64_t row_in_stride_bytes = plan.loops[last].in_stride_bytes;
   if (row_in_stride_bytes == 0) return;
+  // The prefetch policy chosen for the unturned walk stays: the stream prefetcher follows the
+  // new order (docs/performance.md, session 37).
   for (uint32_t i = 0; i < last; ++i) {
     Loop& loop = plan.loops[i];
     const bool against = row_in_stride_bytes > 0 ? loop.in_stride_bytes < 0
@@ -234,6 +239,16 @@ void OrientForInputStream(Step* step) {
     plan.in_base_bytes += (loop.size - 1) * loop.in_stride_bytes;
     loop.out_stride_bytes = -loop.out_stride_bytes;
     loop.in_stride_bytes = -loop.in_stride_bytes;
+  }
+}
+
+}  // namespace
+
+void OrientForInputStream(Program* program) {
+  bool after_co_run = false;  // the previous step runs beside this one
+  for (Step& step : program->steps) {
+    OrientStep(&step, after_co_run || step.co_run_with_next || step.plan.co_run_by_row);
+    after_co_run = step.co_run_with_next;
   }
 }
 

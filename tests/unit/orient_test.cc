@@ -29,6 +29,14 @@ Step CopyStep(const std::vector<Loop>& loops, int64_t in_base_bytes, int64_t out
   return step;
 }
 
+// Orients `step` as the one step of a program.
+void Orient(Step* step) {
+  Program program;
+  program.steps.push_back(*step);
+  OrientForInputStream(&program);
+  *step = program.steps[0];
+}
+
 // Every (output byte, input byte) pair the step copies, in walk order.
 std::vector<std::pair<int64_t, int64_t>> Walk(const Step& step) {
   const Plan& plan = step.plan;
@@ -50,7 +58,7 @@ std::vector<std::pair<int64_t, int64_t>> Walk(const Step& step) {
 TEST(OrientTest, VerticalFlipReadsRowsInAddressOrder) {
   // {8, 16} fp32 flipped on axis 0: rows read from the last, 64 bytes apart.
   Step step = CopyStep({{8, 64, -64, 0}, {16, 4, 4, 0}}, 7 * 64, 0);
-  OrientForInputStream(&step);
+  Orient(&step);
   EXPECT_EQ(step.plan.in_base_bytes, 0);
   EXPECT_EQ(step.out_base_bytes, 7 * 64);  // the last output row is written first
   EXPECT_EQ(step.plan.loops[0].in_stride_bytes, 64);
@@ -61,7 +69,7 @@ TEST(OrientTest, VerticalFlipReadsRowsInAddressOrder) {
 TEST(OrientTest, HorizontalFlipReadsOneDescendingStream) {
   // {8, 16} fp32 flipped on axis 1: each row read downwards, so the rows go from the last.
   Step step = CopyStep({{8, 64, 64, 0}, {16, 4, -4, 0}}, 15 * 4, 0);
-  OrientForInputStream(&step);
+  Orient(&step);
   EXPECT_EQ(step.plan.in_base_bytes, 7 * 64 + 15 * 4);
   EXPECT_EQ(step.plan.loops[0].in_stride_bytes, -64);
   EXPECT_EQ(step.plan.loops[0].out_stride_bytes, -64);
@@ -78,7 +86,7 @@ TEST(OrientTest, LeavesForwardAndBroadcastLoopsAlone) {
        {std::vector<Loop>{{8, 64, 64, 0}, {16, 4, 4, 0}},
         std::vector<Loop>{{3, 512, 0, 0}, {8, 64, 64, 0}, {16, 4, 4, 0}}}) {
     Step step = CopyStep(loops, 0, 0);
-    OrientForInputStream(&step);
+    Orient(&step);
     EXPECT_EQ(step.out_base_bytes, 0);
     for (size_t d = 0; d < loops.size(); ++d) {
       EXPECT_EQ(step.plan.loops[d].out_stride_bytes, loops[d].out_stride_bytes) << d;
@@ -89,13 +97,16 @@ TEST(OrientTest, LeavesForwardAndBroadcastLoopsAlone) {
 
 TEST(OrientTest, LeavesStepsItDoesNotOwnAlone) {
   const std::vector<Loop> flip = {{8, 64, -64, 0}, {16, 4, 4, 0}};
-  std::vector<Step> steps;
+  Program program;
+  std::vector<Step>& steps = program.steps;
   steps.push_back(CopyStep(flip, 7 * 64, 0));
   steps.back().kind = StepKind::kFill;
   steps.push_back(CopyStep(flip, 7 * 64, 0));
   steps.back().source = StepSource::kOutput;  // reads what earlier steps wrote
+  // A co-run group of two (walked beside each other's rows): both steps, the last included.
   steps.push_back(CopyStep(flip, 7 * 64, 0));
-  steps.back().co_run_with_next = true;  // walked in step with another step's rows
+  steps.back().co_run_with_next = true;
+  steps.push_back(CopyStep(flip, 7 * 64, 0));
   steps.push_back(CopyStep(flip, 7 * 64, 0));
   steps.back().plan.tiling = Tiling::kTransposeTiles;
   steps.push_back(CopyStep(flip, 7 * 64, 0));
@@ -104,11 +115,14 @@ TEST(OrientTest, LeavesStepsItDoesNotOwnAlone) {
   steps.back().plan.store.staged_lines = true;
   steps.push_back(CopyStep(flip, 7 * 64, 0));
   steps.back().plan.strategy = Strategy::kElementRows;
-  for (size_t k = 0; k < steps.size(); ++k) {
-    OrientForInputStream(&steps[k]);
+  steps.push_back(CopyStep(flip, 7 * 64, 0));  // a plain flip after them all: turned
+  OrientForInputStream(&program);
+  for (size_t k = 0; k + 1 < steps.size(); ++k) {
     EXPECT_EQ(steps[k].plan.in_base_bytes, 7 * 64) << k;
     EXPECT_EQ(steps[k].plan.loops[0].out_stride_bytes, 64) << k;
   }
+  EXPECT_EQ(steps.back().plan.in_base_bytes, 0);
+  EXPECT_EQ(steps.back().plan.loops[0].out_stride_bytes, -64);
 }
 
 // Random nests of up to four loops with strides of either sign: the reoriented step copies
@@ -118,30 +132,31 @@ TEST(OrientTest, KeepsEveryPairOnRandomNests) {
   for (int round = 0; round < 300; ++round) {
     const uint32_t count = 1 + rng() % 4;
     std::vector<Loop> loops(count);
-    int64_t in_base_bytes = 0, out_span = 4;
-    int64_t in_span = 4;
+    int64_t in_base_bytes = 0, out_span_bytes = 4, in_span_bytes = 4;
     for (uint32_t k = count; k-- > 0;) {
       Loop& l = loops[k];
       l.size = 1 + static_cast<int64_t>(rng() % 4);
-      l.out_stride_bytes = k + 1 == count ? 4 : out_span;
+      l.out_stride_bytes = k + 1 == count ? 4 : out_span_bytes;
       const int sign = rng() % 3 == 0 ? 0 : (rng() % 2 == 0 ? 1 : -1);
-      l.in_stride_bytes = sign * in_span;
+      l.in_stride_bytes = sign * in_span_bytes;
       if (k + 1 == count && sign == 0) l.in_stride_bytes = 4;
       if (l.in_stride_bytes < 0) in_base_bytes += (l.size - 1) * -l.in_stride_bytes;
-      out_span *= l.size;
-      in_span *= l.size;
+      out_span_bytes *= l.size;
+      in_span_bytes *= l.size;
     }
     Step step = CopyStep(loops, in_base_bytes, 0);
     auto before = Walk(step);
-    OrientForInputStream(&step);
+    Orient(&step);
     auto after = Walk(step);
     std::sort(before.begin(), before.end());
     std::sort(after.begin(), after.end());
     ASSERT_EQ(before, after) << "round " << round;
-    const int64_t row = step.plan.loops[count - 1].in_stride_bytes;
+    const int64_t row_in_stride_bytes = step.plan.loops[count - 1].in_stride_bytes;
     for (uint32_t k = 0; k + 1 < count; ++k) {
       const Loop& l = step.plan.loops[k];
-      if (l.size > 1) EXPECT_GE(l.in_stride_bytes * row, 0) << "round " << round << " loop " << k;
+      if (l.size > 1) {
+        EXPECT_GE(l.in_stride_bytes * row_in_stride_bytes, 0) << "round " << round << " loop " << k;
+      }
     }
   }
 }
