@@ -126,7 +126,43 @@ bool BindingFits(const void* data, uint64_t size_bytes, const TensorInfo& tensor
           reinterpret_cast<uintptr_t>(data) % tensor.alignment_bytes == 0);
 }
 
+// An output and the binding it overlaps: inputs[other] or (other_is_output) outputs[other].
+struct OverlapPair {
+  bool found = false;
+  uint32_t output = 0;
+  bool other_is_output = false;
+  uint32_t other = 0;
+};
+
+// The first output that overlaps an input or an earlier output (O(bindings^2), a handful in
+// practice), except outputs[0] bound exactly to the input the program allows in place (the same
+// pointer; Compile proved the layouts equal).
+OverlapPair FindOverlap(const Program& program, const Binding* inputs,
+                        const OutputBinding* outputs) {
+  const bool in_place = BoundInPlace(program, inputs, outputs);
+  for (uint32_t o = 0; o < program.output_count; ++o) {
+    const AddressRange out = RangeOf(outputs[o].data, program.outputs[o].tensor.total_bytes);
+    for (uint32_t i = 0; i < program.input_count; ++i) {
+      if (in_place && o == 0 && i == program.in_place_input) continue;
+      if (Overlap(out, RangeOf(inputs[i].data, program.inputs[i].tensor.total_bytes))) {
+        return {true, o, false, i};
+      }
+    }
+    for (uint32_t p = 0; p < o; ++p) {
+      if (Overlap(out, RangeOf(outputs[p].data, program.outputs[p].tensor.total_bytes))) {
+        return {true, o, true, p};
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+bool BoundInPlace(const Program& program, const Binding* inputs, const OutputBinding* outputs) {
+  return program.in_place_input != kNoBinding &&
+         outputs[0].data == inputs[program.in_place_input].data;
+}
 
 bool BindingsOk(const Program& program, const Binding* inputs, size_t input_count,
                 const OutputBinding* outputs, size_t output_count) {
@@ -142,21 +178,7 @@ bool BindingsOk(const Program& program, const Binding* inputs, size_t input_coun
       return false;
     }
   }
-  const bool in_place = program.in_place_input != kNoBinding &&
-                        outputs[0].data == inputs[program.in_place_input].data;
-  for (uint32_t o = 0; o < program.output_count; ++o) {
-    const AddressRange out = RangeOf(outputs[o].data, program.outputs[o].tensor.total_bytes);
-    for (uint32_t i = 0; i < program.input_count; ++i) {
-      if (in_place && o == 0 && i == program.in_place_input) continue;
-      if (Overlap(out, RangeOf(inputs[i].data, program.inputs[i].tensor.total_bytes))) return false;
-    }
-    for (uint32_t p = 0; p < o; ++p) {
-      if (Overlap(out, RangeOf(outputs[p].data, program.outputs[p].tensor.total_bytes))) {
-        return false;
-      }
-    }
-  }
-  return true;
+  return !FindOverlap(program, inputs, outputs).found;
 }
 
 Status CheckBindings(const Program& program, const Binding* inputs, size_t input_count,
@@ -176,29 +198,15 @@ Status CheckBindings(const Program& program, const Binding* inputs, size_t input
                             outputs[o].size_bytes, b.tensor);
     if (!s.ok()) return s;
   }
-  // No output may overlap an input or another output (O(bindings^2), a handful in practice),
-  // except outputs[0] bound exactly to the input the program allows in place (the same pointer;
-  // Compile proved the layouts equal).
-  const bool in_place = program.in_place_input != kNoBinding &&
-                        outputs[0].data == inputs[program.in_place_input].data;
-  for (uint32_t o = 0; o < program.output_count; ++o) {
-    const BindingInfo& b = program.outputs[o];
-    const AddressRange out = RangeOf(outputs[o].data, b.tensor.total_bytes);
-    for (uint32_t i = 0; i < program.input_count; ++i) {
-      if (in_place && o == 0 && i == program.in_place_input) continue;
-      const BindingInfo& in = program.inputs[i];
-      if (Overlap(out, RangeOf(inputs[i].data, in.tensor.total_bytes))) {
-        return OverlapError(op, o, b, outputs[o].data, "inputs", i, in, inputs[i].data);
-      }
-    }
-    for (uint32_t p = 0; p < o; ++p) {
-      const BindingInfo& other = program.outputs[p];
-      if (Overlap(out, RangeOf(outputs[p].data, other.tensor.total_bytes))) {
-        return OverlapError(op, o, b, outputs[o].data, "outputs", p, other, outputs[p].data);
-      }
-    }
+  const OverlapPair pair = FindOverlap(program, inputs, outputs);
+  if (!pair.found) return Status::Ok();
+  const uint32_t o = pair.output, k = pair.other;
+  if (pair.other_is_output) {
+    return OverlapError(op, o, program.outputs[o], outputs[o].data, "outputs", k,
+                        program.outputs[k], outputs[k].data);
   }
-  return Status::Ok();
+  return OverlapError(op, o, program.outputs[o], outputs[o].data, "inputs", k, program.inputs[k],
+                      inputs[k].data);
 }
 
 Status CheckNativeBindings(const Program& program, const NativeBinding* inputs,

@@ -15,6 +15,8 @@
 namespace dmlcpu {
 namespace internal {
 
+// Whether outputs[0] is bound to the very input the program may update in place.
+bool BoundInPlace(const Program& program, const Binding* inputs, const OutputBinding* outputs);
 // Execute's binding checks as one predicate, building no Status: true exactly where
 // CheckBindings returns Ok.
 bool BindingsOk(const Program& program, const Binding* inputs, size_t input_count,

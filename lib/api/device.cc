@@ -268,8 +268,7 @@ Status CompiledOperator::Execute(const Binding* inputs, size_t input_count,
     Status s = internal::CheckBindings(program, inputs, input_count, outputs, output_count);
     if (!s.ok()) return s;
   }
-  const bool in_place = program.in_place_input != internal::kNoBinding &&
-                        outputs[0].data == inputs[program.in_place_input].data;
+  const bool in_place = internal::BoundInPlace(program, inputs, outputs);
 
   if (program.strict_indices) {
     const internal::IndexScans& scans = program.index_scans;

@@ -247,7 +247,7 @@ void OrientStep(Step* step, bool in_co_run_group) {
 void OrientForInputStream(Program* program) {
   bool after_co_run = false;  // the previous step runs beside this one
   for (Step& step : program->steps) {
-    OrientStep(&step, after_co_run || step.co_run_with_next || step.plan.co_run_by_row);
+    OrientStep(&step, after_co_run || step.co_run_with_next);
     after_co_run = step.co_run_with_next;
   }
 }

@@ -22,6 +22,13 @@ using dmlcpu_test::GuardedRegion;
 
 constexpr size_t kGuardBytes = 64;
 
+// Every SIMD set this CPU supports, then the scalar one.
+std::vector<const KernelSet*> EverySet() {
+  std::vector<const KernelSet*> sets = AllSupportedKernels();
+  sets.push_back(&ScalarKernels());
+  return sets;
+}
+
 // gather_blocks of every set (the scalar one included) against a plain per-block loop for every
 // block size up to 300 bytes, adjacent and strided destinations,
 // runs of consecutive sources (merged copies, with and without merge_runs), repeated sources,
@@ -57,8 +64,7 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
         std::memcpy(want.data() + kGuardBytes + i * dst_stride, src.data() + offsets[i],
                     block_bytes);
       }
-      std::vector<const KernelSet*> sets = AllSupportedKernels();
-      sets.push_back(&ScalarKernels());
+      const std::vector<const KernelSet*> sets = EverySet();
       for (const KernelSet* set : sets) {
         std::fill(got.begin(), got.end(), kSentinel);
         set->gather_blocks(got.data() + kGuardBytes, dst_stride, src.data(), offsets.data(),
@@ -84,8 +90,7 @@ TEST(GatherBlocksTest, MatchesPlainLoopForEveryBlockSize) {
 TEST(FrameRowsTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0xf4a3e5);
   constexpr uint8_t kSentinel = 0xA5;
-  std::vector<const KernelSet*> sets = AllSupportedKernels();
-  sets.push_back(&ScalarKernels());
+  const std::vector<const KernelSet*> sets = EverySet();
   const auto check = [&](size_t width, size_t row_bytes, size_t rows, size_t left_bytes,
                          size_t right_bytes, int layout) {
     const size_t framed_bytes = left_bytes + row_bytes + right_bytes;
@@ -272,8 +277,7 @@ void GatherRowSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64& 
 // misalignment (streamed from the first aligned vector on), guard bytes around dst.
 TEST(GatherRowTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0x9a7e5);
-  std::vector<const KernelSet*> sets = AllSupportedKernels();
-  sets.push_back(&ScalarKernels());
+  const std::vector<const KernelSet*> sets = EverySet();
   GatherRowSuite<int32_t>(sets, rng);
   GatherRowSuite<uint32_t>(sets, rng);
   GatherRowSuite<int64_t>(sets, rng);
@@ -379,8 +383,7 @@ void GatherRowsSuite(const std::vector<const KernelSet*>& sets, std::mt19937_64&
 // index-row prefetch on and off, sentinels around and between the dst rows.
 TEST(GatherRowTest, ManyRowsPerCall) {
   std::mt19937_64 rng(0x40e5);
-  std::vector<const KernelSet*> sets = AllSupportedKernels();
-  sets.push_back(&ScalarKernels());
+  const std::vector<const KernelSet*> sets = EverySet();
   GatherRowsSuite<int32_t>(sets, rng);
   GatherRowsSuite<uint32_t>(sets, rng);
   GatherRowsSuite<int64_t>(sets, rng);
@@ -396,8 +399,7 @@ TEST(GatherRowTest, ManyRowsPerCall) {
 TEST(TransposeTileTest, MatchesPlainLoop) {
   std::mt19937_64 rng(0x7a05e);
   constexpr uint8_t kSentinel = 0x5C;
-  std::vector<const KernelSet*> sets = AllSupportedKernels();
-  sets.push_back(&ScalarKernels());
+  const std::vector<const KernelSet*> sets = EverySet();
   for (uint32_t width : {1u, 2u, 4u, 8u}) {
     const size_t side = 64 / width;  // elements per block side
     const std::vector<size_t> extents = {1,        2,        4,        8,        16,

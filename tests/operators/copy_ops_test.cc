@@ -277,6 +277,9 @@ TEST(CopyOpsValidationTest, Aliasing) {
   const dmlcpu::OutputBinding same[2] = {{parts.data(), 24}, {parts.data() + 3, 24}};
   const dmlcpu::Status s = op->Execute(&input, 1, same, 2);
   EXPECT_EQ(s.code(), dmlcpu::StatusCode::kInvalidArgument) << s.message();
+  EXPECT_NE(s.message().find("outputs[1] (OutputTensors[1]"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("overlaps outputs[0] (OutputTensors[0]"), std::string::npos)
+      << s.message();
   EXPECT_EQ(parts, std::vector<float>(12, 0)) << "nothing may be written on failure";
 }
 
