@@ -30,9 +30,11 @@ constexpr size_t kRowBatch = 16;
 // Lines prefetched per row of regular stores (read for ownership anyway). Streamed rows get
 // none: reading a line that is then written non-temporally measured slower.
 constexpr int64_t kPrefetchLinesPerRow = 8;
-// Streamed rows instead touch the first line of the row this many rows ahead (a non-temporal
-// read hint): its page walk then overlaps the rows before it (docs/performance.md, session 29).
+// Streamed rows of kMinTouchAheadRowBytes and more instead touch the first line of the row this
+// many rows ahead (a non-temporal read hint), so that reaching it overlaps the rows before it.
+// Shorter rows measured slower with the touch at every distance (docs/performance.md, session 38).
 constexpr size_t kTouchAheadRows = 16;
+constexpr size_t kMinTouchAheadRowBytes = 512;
 constexpr int64_t kLineBytes = 64;
 // A row along the indexed axis prefetches the next row's destinations up to this span.
 constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
@@ -89,14 +91,15 @@ void ResolveLineKeys(const ScatterPlan& plan, const ScatterArgs& args, const Sca
 
 // Applies the rows of one line of plan.tuple_per_row (`line`: the loop above the row, or a
 // single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
-// apply_row(destination, update row) for the rows whose key is in range. kTouchAhead: the
-// rows are streamed (prefetch_bytes 0); each touches the row kTouchAheadRows ahead. `owner`:
-// null, or only the rows it owns are applied.
-template <bool kTouchAhead, typename ApplyRow>
+// apply_row(destination, update row) for the rows whose key is in range. prefetch_bytes: the
+// bytes at the start of each row of a batch prefetched for writing before the batch is written.
+// kStreamed: the rows are streamed (prefetch_bytes 0); with touch_ahead each touches the row
+// kTouchAheadRows ahead. `owner`: null, or only the rows it owns are applied.
+template <bool kStreamed, typename ApplyRow>
 void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                    uint64_t key_span, int64_t prefetch_bytes, const OwnerFilter* owner,
-                    const ApplyRow& apply_row) {
+                    uint64_t key_span, int64_t prefetch_bytes, bool touch_ahead,
+                    const OwnerFilter* owner, const ApplyRow& apply_row) {
   int64_t keys[kChunkItems];
   for (int64_t i0 = 0; i0 < line.size; i0 += static_cast<int64_t>(kChunkItems)) {
     const size_t n = static_cast<size_t>(
@@ -104,7 +107,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
     ResolveLineKeys(plan, args, line, out_off, idx_off, i0, n, keys);
     if (owner != nullptr) owner->Drop(keys, n);
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
-    if (kTouchAhead && n > kTouchAheadRows) {
+    if (kStreamed && touch_ahead && n > kTouchAheadRows) {
       const auto touch = [&](size_t i) {
         if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
           PrefetchRead<0>(args.output + keys[i]);
@@ -143,17 +146,17 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
 
 // plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
 // order of the loops above it.
-template <bool kTouchAhead, typename ApplyRow>
+template <bool kStreamed, typename ApplyRow>
 void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
-                    uint64_t key_end, int64_t prefetch_bytes, const OwnerFilter* owner,
-                    const ApplyRow& apply_row) {
+                    uint64_t key_end, int64_t prefetch_bytes, bool touch_ahead,
+                    const OwnerFilter* owner, const ApplyRow& apply_row) {
   const uint32_t count = plan.loop_count;
   const uint64_t key_span = key_end - key_begin;
   if (count <= 2) {
     const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
-    ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                                prefetch_bytes, owner, apply_row);
+    ApplyTupleLine<kStreamed>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                              prefetch_bytes, touch_ahead, owner, apply_row);
     return;
   }
   const uint32_t outer_count = count - 2;
@@ -162,8 +165,8 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   for (uint64_t l = 0; l < lines; ++l) {
-    ApplyTupleLine<kTouchAhead>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                                prefetch_bytes, owner, apply_row);
+    ApplyTupleLine<kStreamed>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                              prefetch_bytes, touch_ahead, owner, apply_row);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
@@ -199,7 +202,7 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
                (row.size - 1) * row.out_stride_bytes + 1);
   const auto walk = [&](const auto& apply_row) {
     WalkTupleLines<false>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
-                          prefetch_bytes, owner, apply_row);
+                          prefetch_bytes, /*touch_ahead=*/false, owner, apply_row);
   };
   if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
     walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
@@ -209,7 +212,8 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
     walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
   } else if (plan.stream_row != nullptr) {
     WalkTupleLines<true>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, 0,
-                         owner, [&](uint8_t* dst, const uint8_t* src) {
+                         row_bytes >= kMinTouchAheadRowBytes, owner,
+                         [&](uint8_t* dst, const uint8_t* src) {
                            plan.stream_row(dst, src, row_bytes);
                          });
   } else {
