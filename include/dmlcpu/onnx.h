@@ -237,7 +237,7 @@ class DMLCPU_API OperatorDesc {
     std::vector<DML_TENSOR_DESC> input_descs;   // contiguous (for array fields), -> tensors
     std::vector<DML_TENSOR_DESC> output_descs;
     // The operator structs (one is used) and their arrays; a new operator adds its struct in
-    // one hunk here and one `case` in Relink and ToString (onnx_adapter.cc).
+    // one hunk here and one `case` in Relink and ToString (operator_desc.cc).
     DML_GATHER_OPERATOR_DESC gather{};
     DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements{};
     DML_GATHER_ND1_OPERATOR_DESC gather_nd1{};
