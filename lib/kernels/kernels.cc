@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Highway kernel sets: compiles the kernel families (copy-inl.h, gather-inl.h, index-inl.h,
-// transpose-inl.h) once per SIMD target, builds each target's KernelSet and picks among them at
-// run time. See the family headers for what each kernel does on which path.
+// Highway kernel sets: compiles the kernel families (copy-inl.h, frame-inl.h, gather-inl.h,
+// index-inl.h, transpose-inl.h) once per SIMD target, builds each target's KernelSet and picks
+// among them at run time. See the family headers for what each kernel does on which path.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +18,7 @@
 #include "hwy/highway.h"
 #include "hwy/targets.h"
 #include "kernels/copy-inl.h"
+#include "kernels/frame-inl.h"
 #include "kernels/gather-inl.h"
 #include "kernels/index-inl.h"
 #include "kernels/kernels.h"

@@ -2,7 +2,8 @@
 // dmlcpu kernels: single-threaded, stateless building blocks the executor calls per row.
 // This header is plain C++ (no Highway, no plan types); implementations live in
 // scalar_kernels.cc (portable reference) and kernels.cc (Highway, per-target dispatch), which
-// compiles the families copy-inl.h, gather-inl.h, index-inl.h and transpose-inl.h per target.
+// compiles the families copy-inl.h, frame-inl.h, gather-inl.h, index-inl.h and transpose-inl.h
+// per target.
 //
 // Contract common to every kernel:
 // - Data pointers are host addresses with no alignment promise; `offsets_bytes` arrays are
