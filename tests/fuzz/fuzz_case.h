@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The fuzz harnesses' generated case (internal to tests/fuzz): the byte reader, tensor and
-// operator descriptions that fuzz_harness.cc drives and the fuzz_ops_<family>.cc files fill.
+// operator descriptions that fuzz_generate.cc and the fuzz_ops_<family>.cc files fill and
+// fuzz_harness.cc drives.
 #ifndef DMLCPU_TESTS_FUZZ_FUZZ_CASE_H_
 #define DMLCPU_TESTS_FUZZ_FUZZ_CASE_H_
 
@@ -207,6 +208,11 @@ struct FuzzCase {
   std::vector<TensorSpec*> Outputs();
   std::string ToString() const;
 };
+
+// A shape-consistent descriptor of one operator of kOps (fuzz_generate.cc: the output follows
+// the operator's shape rule where the reference can compute it), then, when `hostile`, a few
+// fields overwritten with bad values.
+void Generate(FuzzInput& in, bool hostile, FuzzCase* c);
 
 // ---- Families in their own files ----
 

@@ -5,11 +5,11 @@
 //
 // Both turn fuzz bytes into a DML_OPERATOR_DESC of one of the operators of kOps (the six gathers
 // and slices, the padding family, ELEMENT_WISE_IDENTITY, TILE, JOIN, SPLIT, SCATTER, SCATTER_ND;
-// the generated case: fuzz_case.h; families in fuzz_ops_<family>.cc), compile it and, when
-// Compile succeeds, execute it on guarded buffers and compare with the naive reference
-// (tests/reference). A finding (a mismatch, a write outside the output, an input modified, a
-// failure that leaves bytes changed) prints a description of the case and calls abort(); memory
-// errors are caught by ASan (the guard bytes are poisoned when ASan is on).
+// the generated case: fuzz_case.h, made by fuzz_generate.cc; families in fuzz_ops_<family>.cc),
+// compile it and, when Compile succeeds, execute it on guarded buffers and compare with the
+// naive reference (tests/reference). A finding (a mismatch, a write outside the output, an input
+// modified, a failure that leaves bytes changed) prints a description of the case and calls
+// abort(); memory errors are caught by ASan (the guard bytes are poisoned when ASan is on).
 #ifndef DMLCPU_TESTS_FUZZ_FUZZ_HARNESS_H_
 #define DMLCPU_TESTS_FUZZ_FUZZ_HARNESS_H_
 
