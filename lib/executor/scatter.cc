@@ -31,8 +31,9 @@ constexpr size_t kRowBatch = 16;
 // none: reading a line that is then written non-temporally measured slower.
 constexpr int64_t kPrefetchLinesPerRow = 8;
 // Streamed rows of kMinTouchAheadRowBytes and more instead touch the first line of the row this
-// many rows ahead (a non-temporal read hint), so that reaching it overlaps the rows before it.
-// Shorter rows measured slower with the touch at every distance (docs/performance.md, session 38).
+// many rows ahead (a non-temporal read hint): its page walk and first line then overlap the rows
+// before it. Shorter rows measured slower with the touch at every distance (docs/performance.md,
+// session 38).
 constexpr size_t kTouchAheadRows = 16;
 constexpr size_t kMinTouchAheadRowBytes = 512;
 constexpr int64_t kLineBytes = 64;

@@ -5,7 +5,8 @@
 //
 // Path: per row, pattern vectors for the borders and vector moves for the interior, each store
 // free to spill into bytes written later (or the window's spill bytes); rows narrower than a
-// vector, or borders wider than 32 bytes, by memcpy and a repeated pattern.
+// vector, borders wider than 32 bytes, and targets without 16-byte vectors by memcpy and a
+// repeated pattern.
 
 // Per-target include guard (toggled by foreach_target.h).
 #if defined(DMLCPU_KERNELS_FRAME_INL_H_) == defined(HWY_TARGET_TOGGLE)

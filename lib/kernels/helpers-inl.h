@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Per-target helpers shared by the kernel families (copy-inl.h, frame-inl.h, gather-inl.h,
 // index-inl.h, transpose-inl.h): unaligned element access, the kClamp rule in scalar and vector
-// form, and streamed or regular whole-vector stores. Also defines DMLCPU_KERNELS_HAVE_VECTORS, which
-// kernels.cc undefines at the end of each target's pass.
+// form, and streamed or regular whole-vector stores. Also defines DMLCPU_KERNELS_HAVE_VECTORS,
+// which kernels.cc undefines at the end of each target's pass.
 
 // Per-target include guard (toggled by foreach_target.h).
 #if defined(DMLCPU_KERNELS_HELPERS_INL_H_) == defined(HWY_TARGET_TOGGLE)

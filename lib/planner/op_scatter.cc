@@ -4,8 +4,6 @@
 #include "planner/op_scatter.h"
 
 #include <algorithm>
-#include <cstring>
-#include <string>
 
 #include "core/format.h"
 #include "core/portability.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: validation (docs/semantics.md#scatter-and-scatter_nd), the
-// scatter step's plan (scatter_plan.h) and its strict-mode index scans. No Highway, no TBB.
+// SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: the scatter step's plan (scatter_plan.h) and its
+// strict-mode index scans (op_scatter.cc), and the descriptors' validation
+// (docs/semantics.md#scatter-and-scatter_nd; scatter_validate.cc). No Highway, no TBB.
 #ifndef DMLCPU_PLANNER_OP_SCATTER_H_
 #define DMLCPU_PLANNER_OP_SCATTER_H_
 
@@ -39,7 +40,8 @@ struct ScatterSettings {
   uint64_t max_scratch_bytes = kDefaultTuning.max_scratch_bytes;
 };
 
-// Every rule of docs/semantics.md#scatter-and-scatter_nd; desc.Type is SCATTER or SCATTER_ND.
+// Every rule of docs/semantics.md#scatter-and-scatter_nd (scatter_validate.cc); desc.Type is
+// SCATTER or SCATTER_ND.
 Status ValidateScatter(const DML_OPERATOR_DESC& desc, ScatterGeometry* geometry);
 
 // The scatter step (after the copy of InputTensor to OutputTensor). kInvalidArgument when the

@@ -2,11 +2,12 @@
 // SCATTER (= SCATTER_ELEMENTS) and SCATTER_ND: every rule of the descriptors
 // (docs/semantics.md#scatter-and-scatter_nd, op_scatter.h). Messages: "<OP>: <field> is <value>,
 // expected <constraint>".
+#include "planner/op_scatter.h"
+
 #include <cstdint>
 
 #include "core/format.h"
 #include "planner/geometry.h"
-#include "planner/op_scatter.h"
 #include "planner/validate_util.h"
 
 namespace dmlcpu {

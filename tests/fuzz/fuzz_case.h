@@ -55,6 +55,13 @@ inline uint32_t Dim(FuzzInput& in) {
   }
 }
 
+// `count` dimension sizes, each by Dim.
+inline std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
+  std::vector<uint32_t> v(count);
+  for (uint32_t& d : v) d = Dim(in);
+  return v;
+}
+
 // Rank: mostly 1..5, sometimes 0..10.
 inline uint32_t Rank(FuzzInput& in) {
   const uint8_t b = in.U8();

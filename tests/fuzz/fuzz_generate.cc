@@ -48,12 +48,6 @@ bool IsImplementedType(uint32_t v) {
   return v < implemented.size() && implemented[v];
 }
 
-std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
-  std::vector<uint32_t> v(count);
-  for (uint32_t& d : v) d = Dim(in);
-  return v;
-}
-
 }  // namespace
 
 void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {

@@ -9,12 +9,6 @@
 namespace dmlcpu_fuzz {
 namespace {
 
-std::vector<uint32_t> Dims(FuzzInput& in, uint32_t count) {
-  std::vector<uint32_t> v(count);
-  for (uint32_t& d : v) d = Dim(in);
-  return v;
-}
-
 // Now and then one entry of `sizes` replaced by a random dimension (a shape-rule violation).
 void MaybeBreak(FuzzInput& in, std::vector<uint32_t>* sizes) {
   const uint8_t b = in.U8();

@@ -762,10 +762,10 @@ TEST(ScatterEngine, OwnersKeepTheLastUpdate) {
 }
 
 // Rows of one tuple streamed in a large output (kMinSpreadStreamRowBytes and up): row sizes
-// around the threshold, on both sides of the executor's 512-byte touch-ahead threshold and not
-// whole lines, outputs at every misalignment, more rows than the touch-ahead distance and than
-// one resolve chunk, heavy duplicates (the last wins), for 1, 2
-// and 3 slices; guard bytes around the output and the bytes of unwritten rows never change.
+// around that threshold and the executor's 512-byte touch-ahead threshold, whole lines and
+// not, outputs at every misalignment, more rows than the touch-ahead distance and than one
+// resolve chunk, heavy duplicates (the last wins), for 1, 2 and 3 slices; guard bytes around
+// the output and the bytes of unwritten rows never change.
 TEST(ScatterEngine, StreamedShortRowsInALargeOutput) {
   std::mt19937_64 rng(0x57AEA3);
   constexpr uint64_t kGuardBytes = 64;
