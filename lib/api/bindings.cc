@@ -22,9 +22,24 @@ std::string FieldList(const std::vector<BindingInfo>& bindings) {
   return text;
 }
 
-// The binding counts and array pointers of an Execute or ExecuteNative call.
+// Whether the binding counts and array pointers of an Execute or ExecuteNative call are usable.
+bool BindingArraysFit(const Program& program, const void* inputs, size_t input_count,
+                      const void* outputs, size_t output_count) {
+  return input_count == program.input_count && output_count == program.output_count &&
+         (inputs != nullptr || input_count == 0) && outputs != nullptr;
+}
+
+// Whether one binding is usable for `tensor`: non-null, large enough, aligned as declared.
+bool BindingFits(const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
+  return data != nullptr && size_bytes >= tensor.total_bytes &&
+         (tensor.alignment_bytes == 0 ||
+          reinterpret_cast<uintptr_t>(data) % tensor.alignment_bytes == 0);
+}
+
+// BindingArraysFit, or the first reason it fails.
 Status CheckBindingArrays(const char* op, const Program& program, const void* inputs,
                           size_t input_count, const void* outputs, size_t output_count) {
+  if (BindingArraysFit(program, inputs, input_count, outputs, output_count)) return Status::Ok();
   if (input_count != program.input_count) {
     return InvalidArgument("%s: input_count is %zu, expected %u (%s)", op, input_count,
                            program.input_count, FieldList(program.inputs).c_str());
@@ -35,13 +50,13 @@ Status CheckBindingArrays(const char* op, const Program& program, const void* in
   }
   if (inputs == nullptr && input_count > 0)
     return InvalidArgument("%s: inputs is null, expected a non-null pointer", op);
-  if (outputs == nullptr)
-    return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
-  return Status::Ok();
+  return InvalidArgument("%s: outputs is null, expected a non-null pointer", op);
 }
 
+// BindingFits, or the first reason it fails.
 Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* field,
                     const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
+  if (BindingFits(data, size_bytes, tensor)) return Status::Ok();
   if (data == nullptr)
     return InvalidArgument("%s: %s[%u].data (%s) is null, expected a non-null pointer", op, kind, i,
                            field);
@@ -52,14 +67,9 @@ Status CheckBinding(const char* op, const char* kind, uint32_t i, const char* fi
         op, kind, i, static_cast<unsigned long long>(size_bytes),
         static_cast<unsigned long long>(tensor.total_bytes), field);
   }
-  const auto address = reinterpret_cast<uintptr_t>(data);
-  if (tensor.alignment_bytes != 0 && address % tensor.alignment_bytes != 0) {
-    return InvalidArgument(
-        "%s: %s[%u].data (%s) is %p, expected a multiple of %u "
-        "(%s.GuaranteedBaseOffsetAlignment)",
-        op, kind, i, field, data, tensor.alignment_bytes, field);
-  }
-  return Status::Ok();
+  return InvalidArgument(
+      "%s: %s[%u].data (%s) is %p, expected a multiple of %u (%s.GuaranteedBaseOffsetAlignment)",
+      op, kind, i, field, data, tensor.alignment_bytes, field);
 }
 
 // An index value of type I stored at p, as decimal text.
@@ -74,20 +84,16 @@ std::string IndexText(const uint8_t* p) {
 std::string IndexValueText(const Program& program, const uint8_t* indices,
                            uint64_t flat_position, std::string* coords_text) {
   const TensorInfo& t = program.geometry.indices;
-  uint64_t coords[kMaxRank];
+  int64_t coords[kMaxRank];
   uint64_t rest = flat_position;
   int64_t offset_bytes = 0;
   for (uint32_t d = t.rank; d-- > 0;) {
-    coords[d] = rest % t.sizes[d];
+    coords[d] = static_cast<int64_t>(rest % t.sizes[d]);
     rest /= t.sizes[d];
-    offset_bytes += static_cast<int64_t>(coords[d] * t.strides_elems[d] * t.elem_bytes);
+    offset_bytes +=
+        static_cast<int64_t>(static_cast<uint64_t>(coords[d]) * t.strides_elems[d] * t.elem_bytes);
   }
-  *coords_text = "{";
-  for (uint32_t d = 0; d < t.rank; ++d) {
-    if (d) *coords_text += ',';
-    *coords_text += std::to_string(coords[d]);
-  }
-  *coords_text += "}";
+  *coords_text = FormatList(coords, t.rank);
   const uint8_t* p = indices + offset_bytes;
   switch (program.geometry.index_type) {
     case kernels::IndexType::kInt32: return IndexText<int32_t>(p);
@@ -118,12 +124,6 @@ Status OverlapError(const char* op, uint32_t o, const BindingInfo& out, const vo
       op, o, out.field.c_str(), static_cast<unsigned long long>(out.tensor.total_bytes), out_data,
       kind, i, other.field.c_str(), static_cast<unsigned long long>(other.tensor.total_bytes),
       other_data);
-}
-
-bool BindingFits(const void* data, uint64_t size_bytes, const TensorInfo& tensor) {
-  return data != nullptr && size_bytes >= tensor.total_bytes &&
-         (tensor.alignment_bytes == 0 ||
-          reinterpret_cast<uintptr_t>(data) % tensor.alignment_bytes == 0);
 }
 
 // An output and the binding it overlaps: inputs[other] or (other_is_output) outputs[other].
@@ -166,10 +166,7 @@ bool BoundInPlace(const Program& program, const Binding* inputs, const OutputBin
 
 bool BindingsOk(const Program& program, const Binding* inputs, size_t input_count,
                 const OutputBinding* outputs, size_t output_count) {
-  if (input_count != program.input_count || output_count != program.output_count ||
-      (inputs == nullptr && input_count > 0) || outputs == nullptr) {
-    return false;
-  }
+  if (!BindingArraysFit(program, inputs, input_count, outputs, output_count)) return false;
   for (uint32_t i = 0; i < program.input_count; ++i) {
     if (!BindingFits(inputs[i].data, inputs[i].size_bytes, program.inputs[i].tensor)) return false;
   }

@@ -13,29 +13,10 @@
 
 #include "core/format.h"
 #include "onnx/onnx_internal.h"
+#include "planner/geometry.h"
 
 namespace dmlcpu {
 namespace onnx {
-namespace {
-
-const char* DmlTypeName(DML_TENSOR_DATA_TYPE type) {
-  switch (type) {
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
-    case DML_TENSOR_DATA_TYPE_UINT32: return "UINT32";
-    case DML_TENSOR_DATA_TYPE_UINT16: return "UINT16";
-    case DML_TENSOR_DATA_TYPE_UINT8: return "UINT8";
-    case DML_TENSOR_DATA_TYPE_INT32: return "INT32";
-    case DML_TENSOR_DATA_TYPE_INT16: return "INT16";
-    case DML_TENSOR_DATA_TYPE_INT8: return "INT8";
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return "FLOAT64";
-    case DML_TENSOR_DATA_TYPE_UINT64: return "UINT64";
-    case DML_TENSOR_DATA_TYPE_INT64: return "INT64";
-    default: return "UNKNOWN";
-  }
-}
-
-}  // namespace
 
 OperatorDesc& OperatorDesc::operator=(const OperatorDesc& other) {
   if (this != &other) {
@@ -337,7 +318,7 @@ std::string OperatorDesc::ToString() const {
                    kReductions[static_cast<uint32_t>(s_.scatter_reduction) % 5]);
   }
   for (const Tensor& t : s_.tensors) {
-    s += StrFormat(" %s=%s%s", t.dml_field.c_str(), DmlTypeName(t.buffer.DataType),
+    s += StrFormat(" %s=%s%s", t.dml_field.c_str(), internal::DataTypeName(t.buffer.DataType),
                    FormatList(t.sizes, s_.dimension_count).c_str());
     if (t.has_strides) s += "s" + FormatList(t.strides_elems, s_.dimension_count);
     s += StrFormat("t%" PRIu64, t.total_bytes);

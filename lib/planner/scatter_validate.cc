@@ -88,21 +88,13 @@ Status ValidateScatterNd(const DML_SCATTER_ND_OPERATOR_DESC& d, ScatterGeometry*
         "(InputDimensionCount)",
         op, n - 1, t, r);
   }
-  const uint32_t m = (q - 1) + (r - t);
+  ExpectedDim expected[kMaxRank];
+  const uint32_t m = ExpectNdResult(g->input, g->indices, n, r, q, /*batch_dims=*/0, t, expected);
   if (m > n) {
     return InvalidArgument(
         "%s: the updates need %u dimensions ((IndicesDimensionCount - 1) + (InputDimensionCount "
         "- tuple size %u)), expected <= %u (UpdatesTensor.DimensionCount)",
         op, m, t, n);
-  }
-  ExpectedDim expected[kMaxRank];
-  uint32_t j = 0;
-  for (; j < n - m; ++j) expected[j] = {1, "a leading 1"};
-  for (uint32_t i = n - q; i + 1 < n; ++i) {
-    expected[j++] = {g->indices.sizes[i], Source("IndicesTensor", i)};
-  }
-  for (uint32_t i = n - r + t; i < n; ++i) {
-    expected[j++] = {g->input.sizes[i], Source("InputTensor", i)};
   }
   s = CheckOutputSizes(op, "UpdatesTensor", g->updates, expected);
   if (!s.ok()) return s;

@@ -153,22 +153,14 @@ Status ValidateGatherNd(const DML_TENSOR_DESC* input, const DML_TENSOR_DESC* ind
           op, n - q + i, g->indices.sizes[n - q + i], g->input.sizes[n - r + i], n - r + i, i);
     }
   }
-  const uint32_t m = (q - 1) + (r - b - t);
+  ExpectedDim expected[kMaxRank];
+  const uint32_t m = ExpectNdResult(g->input, g->indices, n, r, q, b, t, expected);
   if (m > n) {
     return InvalidArgument(
         "%s: the output needs %u dimensions ((IndicesDimensionCount - 1) + "
         "(InputDimensionCount - BatchDimensionCount - tuple size %u)), expected "
         "<= %u (OutputTensor.DimensionCount)",
         op, m, t, n);
-  }
-  ExpectedDim expected[kMaxRank];
-  uint32_t j = 0;
-  for (; j < n - m; ++j) expected[j] = {1, "a leading 1"};
-  for (uint32_t i = n - q; i + 1 < n; ++i) {
-    expected[j++] = {g->indices.sizes[i], Source("IndicesTensor", i)};
-  }
-  for (uint32_t i = n - r + b + t; i < n; ++i) {
-    expected[j++] = {g->input.sizes[i], Source("InputTensor", i)};
   }
   s = CheckOutputSizes(op, g->output, expected);
   if (!s.ok()) return s;

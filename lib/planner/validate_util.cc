@@ -115,6 +115,22 @@ Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, 
   return Status::Ok();
 }
 
+uint32_t ExpectNdResult(const TensorInfo& input, const TensorInfo& indices, uint32_t rank,
+                        uint32_t input_dims, uint32_t indices_dims, uint32_t batch_dims,
+                        uint32_t tuple_size, ExpectedDim* expected) {
+  const uint32_t m = (indices_dims - 1) + (input_dims - batch_dims - tuple_size);
+  if (m > rank) return m;
+  uint32_t j = 0;
+  for (; j < rank - m; ++j) expected[j] = {1, "a leading 1"};
+  for (uint32_t i = rank - indices_dims; i + 1 < rank; ++i) {
+    expected[j++] = {indices.sizes[i], Source("IndicesTensor", i)};
+  }
+  for (uint32_t i = rank - input_dims + batch_dims + tuple_size; i < rank; ++i) {
+    expected[j++] = {input.sizes[i], Source("InputTensor", i)};
+  }
+  return m;
+}
+
 std::string Source(const char* field, uint32_t dim) {
   return StrFormat("%s.Sizes[%u]", field, dim);
 }

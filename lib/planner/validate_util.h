@@ -55,6 +55,14 @@ Status CheckOutputSizes(const char* op, const TensorInfo& output, const Expected
 Status CheckLeadingOnes(const char* op, const char* field, const TensorInfo& t, uint32_t real_dims,
                         const char* count_field);
 
+// The shape of GATHER_ND(1)'s OutputTensor and SCATTER_ND's UpdatesTensor, right-aligned in
+// `rank` dimensions: leading 1s, IndicesTensor's real dimensions but the last (its last
+// indices_dims - 1), then InputTensor's last input_dims - batch_dims - tuple_size. Returns the
+// real dimensions' count m (the caller checks m <= rank before it reads `expected`).
+uint32_t ExpectNdResult(const TensorInfo& input, const TensorInfo& indices, uint32_t rank,
+                        uint32_t input_dims, uint32_t indices_dims, uint32_t batch_dims,
+                        uint32_t tuple_size, ExpectedDim* expected);
+
 // GATHER_ELEMENTS / SCATTER: Axis < the input's rank, and IndicesTensor matches InputTensor in
 // every other dimension.
 Status CheckElementsAxis(const char* op, uint32_t axis, const TensorInfo& input,
