@@ -94,9 +94,9 @@ void ResolveLineKeys(const ScatterPlan& plan, const ScatterArgs& args, const Sca
 // single row), keys resolved up to kChunkItems rows per resolve call, rows in order:
 // apply_row(destination, update row) for the rows whose key is in range. prefetch_bytes: the
 // bytes at the start of each row of a batch prefetched for writing before the batch is written.
-// kStreamed: the rows are streamed (prefetch_bytes 0); with touch_ahead each touches the row
-// kTouchAheadRows ahead. `owner`: null, or only the rows it owns are applied.
-template <bool kStreamed, typename ApplyRow>
+// touch_ahead (streamed rows, prefetch_bytes 0): each row touches the row kTouchAheadRows
+// ahead instead. `owner`: null, or only the rows it owns are applied.
+template <typename ApplyRow>
 void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop& line,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                     uint64_t key_span, int64_t prefetch_bytes, bool touch_ahead,
@@ -108,7 +108,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
     ResolveLineKeys(plan, args, line, out_off, idx_off, i0, n, keys);
     if (owner != nullptr) owner->Drop(keys, n);
     const uint8_t* upd = args.updates + upd_off + i0 * line.upd_stride_bytes;
-    if (kStreamed && touch_ahead && n > kTouchAheadRows) {
+    if (touch_ahead && n > kTouchAheadRows) {
       const auto touch = [&](size_t i) {
         if (static_cast<uint64_t>(keys[i]) - key_begin < key_span) {
           PrefetchRead<0>(args.output + keys[i]);
@@ -147,7 +147,7 @@ void ApplyTupleLine(const ScatterPlan& plan, const ScatterArgs& args, const Scat
 
 // plan.tuple_per_row: WalkUpdates a line (the loop above the row) at a time, lines in row-major
 // order of the loops above it.
-template <bool kStreamed, typename ApplyRow>
+template <typename ApplyRow>
 void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
                     int64_t out_off, int64_t upd_off, int64_t idx_off, uint64_t key_begin,
                     uint64_t key_end, int64_t prefetch_bytes, bool touch_ahead,
@@ -156,8 +156,8 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   const uint64_t key_span = key_end - key_begin;
   if (count <= 2) {
     const ScatterLoop line = count == 2 ? loops[0] : ScatterLoop{};
-    ApplyTupleLine<kStreamed>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                              prefetch_bytes, touch_ahead, owner, apply_row);
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                   prefetch_bytes, touch_ahead, owner, apply_row);
     return;
   }
   const uint32_t outer_count = count - 2;
@@ -166,8 +166,8 @@ void WalkTupleLines(const ScatterPlan& plan, const ScatterArgs& args, const Scat
   for (uint32_t d = 0; d < outer_count; ++d) lines *= static_cast<uint64_t>(loops[d].size);
   int64_t coord[kMaxRank] = {};
   for (uint64_t l = 0; l < lines; ++l) {
-    ApplyTupleLine<kStreamed>(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
-                              prefetch_bytes, touch_ahead, owner, apply_row);
+    ApplyTupleLine(plan, args, line, out_off, upd_off, idx_off, key_begin, key_span,
+                   prefetch_bytes, touch_ahead, owner, apply_row);
     // Next line: odometer over loops[0, outer_count).
     for (uint32_t d = outer_count; d-- > 0;) {
       const ScatterLoop& k = loops[d];
@@ -202,8 +202,8 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
       std::min((plan.stream_row != nullptr ? 0 : kPrefetchLinesPerRow) * kLineBytes,
                (row.size - 1) * row.out_stride_bytes + 1);
   const auto walk = [&](const auto& apply_row) {
-    WalkTupleLines<false>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
-                          prefetch_bytes, /*touch_ahead=*/false, owner, apply_row);
+    WalkTupleLines(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end,
+                   prefetch_bytes, /*touch_ahead=*/false, owner, apply_row);
   };
   if (copy_rows && row_bytes >= 32 && row_bytes <= 64) {
     walk([&](uint8_t* dst, const uint8_t* src) { CopyOverlapping<32>(dst, src, row_bytes); });
@@ -212,11 +212,9 @@ void WalkTupleRows(const ScatterPlan& plan, const ScatterArgs& args, const Scatt
   } else if (copy_rows) {
     walk([&](uint8_t* dst, const uint8_t* src) { std::memcpy(dst, src, row_bytes); });
   } else if (plan.stream_row != nullptr) {
-    WalkTupleLines<true>(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, 0,
-                         row_bytes >= kMinTouchAheadRowBytes, owner,
-                         [&](uint8_t* dst, const uint8_t* src) {
-                           plan.stream_row(dst, src, row_bytes);
-                         });
+    WalkTupleLines(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end, 0,
+                   row_bytes >= kMinTouchAheadRowBytes, owner,
+                   [&](uint8_t* dst, const uint8_t* src) { plan.stream_row(dst, src, row_bytes); });
   } else {
     walk([&](uint8_t* dst, const uint8_t* src) {
       plan.apply_run(dst, row.out_stride_bytes, src, row.upd_stride_bytes, row_items);
