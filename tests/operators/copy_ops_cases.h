@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the copy-operator tests share: the test devices (1, 2 and 8 threads), tensor
-// descriptions, a case (operator, tensors, misalignment) and its run against the reference.
+// What the copy-operator tests share: tensor descriptions, a case (operator, tensors,
+// misalignment) and its run against the reference.
 #ifndef DMLCPU_TESTS_OPERATORS_COPY_OPS_CASES_H_
 #define DMLCPU_TESTS_OPERATORS_COPY_OPS_CASES_H_
 
@@ -15,17 +15,10 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
+#include "support/devices.h"
 #include "support/tester.h"
 
 namespace dmlcpu_test {
-
-inline const std::vector<const dmlcpu::Device*>& Devices() {
-  static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
-  static const dmlcpu::Device two(dmlcpu::DeviceOptions{2, nullptr});
-  static const dmlcpu::Device many(dmlcpu::DeviceOptions{8, nullptr});
-  static const std::vector<const dmlcpu::Device*> devices{&serial, &two, &many};
-  return devices;
-}
 
 using Holder = std::unique_ptr<TensorDescHolder>;
 
@@ -74,7 +67,7 @@ inline void RunAndCompare(const Case& c, uint64_t seed) {
   const ReferenceResult ref = RunReference(c.op, input_ptrs.data(), expected_ptrs.data());
   ASSERT_TRUE(ref.ok) << ref.error;
 
-  for (const dmlcpu::Device* device : Devices()) {
+  for (const dmlcpu::Device* device : ThreadedDevices()) {
     dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = device->Compile(c.op);
     ASSERT_TRUE(op.ok()) << op.status().message();
     std::vector<GuardedBuffer> got;

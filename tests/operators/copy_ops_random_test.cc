@@ -172,7 +172,7 @@ TEST(CopyOpsRandomTest, JoinAndSplitOfShortEqualRows) {
         }
         c.description = Describe(join ? "JOIN" : "SPLIT", c.inputs, c.outputs, "axis=3");
         if (items >= 2) {
-          dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = Devices()[0]->Compile(c.op);
+          dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = ThreadedDevices()[0]->Compile(c.op);
           ASSERT_TRUE(op.ok()) << op.status().message();
           EXPECT_NE(op->Describe().find("row by row"), std::string::npos)
               << c.description << "\n" << op->Describe();
@@ -251,7 +251,7 @@ TEST(CopyOpsRandomTest, TilePrograms) {
       Case c{{DML_OPERATOR_TILE, &d}, {in.get()}, {out.get()}, 0, 0, ""};
       c.description = Describe("TILE", c.inputs, c.outputs, "");
       if (!strided) {
-        dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = Devices()[0]->Compile(c.op);
+        dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = ThreadedDevices()[0]->Compile(c.op);
         ASSERT_TRUE(op.ok()) << op.status().message();
         const bool one_step = op->Describe().find("program: 1 step(s)") != std::string::npos;
         EXPECT_EQ(one_step, !shape.doubling) << c.description << "\n" << op->Describe();

@@ -35,7 +35,7 @@ void ExpectExample(const Case& c, const std::vector<std::vector<float>>& in,
     bindings.push_back({b.data(), b.size_bytes()});
     input_ptrs.push_back(b.data());
   }
-  for (const dmlcpu::Device* device : Devices()) {
+  for (const dmlcpu::Device* device : ThreadedDevices()) {
     dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = device->Compile(c.op);
     ASSERT_TRUE(op.ok()) << op.status().message();
     std::vector<GuardedBuffer> got;
@@ -129,7 +129,7 @@ TEST(CopyOpsSpecTest, T1Tile) {
 // ---- Validation: code and the message's field, value and bound ----
 
 void ExpectError(const DML_OPERATOR_DESC& op, dmlcpu::StatusCode code, const std::string& text) {
-  dmlcpu::StatusOr<dmlcpu::CompiledOperator> c = Devices()[0]->Compile(op);
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> c = ThreadedDevices()[0]->Compile(op);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.status().code(), code) << c.status().message();
   EXPECT_NE(c.status().message().find(text), std::string::npos) << c.status().message();
@@ -259,7 +259,8 @@ TEST(CopyOpsValidationTest, Aliasing) {
   Holder out = Make(kFloat32, {2, 6});
   const DML_TENSOR_DESC ins[2] = {*a->desc(), *a->desc()};
   DML_JOIN_OPERATOR_DESC join{2, ins, out->desc(), 1};
-  dmlcpu::StatusOr<dmlcpu::CompiledOperator> op = Devices()[0]->Compile({DML_OPERATOR_JOIN, &join});
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> op =
+      ThreadedDevices()[0]->Compile({DML_OPERATOR_JOIN, &join});
   ASSERT_TRUE(op.ok()) << op.status().message();
   std::vector<float> in = Iota(6), got(12, 0);
   const dmlcpu::Binding bindings[2] = {{in.data(), 24}, {in.data(), 24}};
@@ -270,7 +271,7 @@ TEST(CopyOpsValidationTest, Aliasing) {
   Holder o = Make(kFloat32, {2, 3});
   const DML_TENSOR_DESC outs[2] = {*o->desc(), *o->desc()};
   DML_SPLIT_OPERATOR_DESC split{out->desc(), 2, outs, 1};
-  op = Devices()[0]->Compile({DML_OPERATOR_SPLIT, &split});
+  op = ThreadedDevices()[0]->Compile({DML_OPERATOR_SPLIT, &split});
   ASSERT_TRUE(op.ok()) << op.status().message();
   std::vector<float> whole(12, 1), parts(12, 0);
   const dmlcpu::Binding input{whole.data(), 48};

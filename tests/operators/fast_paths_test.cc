@@ -18,6 +18,7 @@
 
 #include "dmlcpu/dmlcpu.h"
 #include "gtest/gtest.h"
+#include "support/devices.h"
 #include "support/tester.h"
 
 namespace dmlcpu_test {
@@ -25,14 +26,6 @@ namespace {
 
 using dmlcpu::Device;
 using dmlcpu::DeviceOptions;
-
-const std::vector<const Device*>& Devices() {
-  static const Device serial(DeviceOptions{1, nullptr});
-  static const Device two_threads(DeviceOptions{2, nullptr});
-  static const Device eight_threads(DeviceOptions{8, nullptr});
-  static const std::vector<const Device*> devices = {&serial, &two_threads, &eight_threads};
-  return devices;
-}
 
 // The plan `device` makes of `desc`, as Describe prints it (empty, and a failure, when it
 // does not compile).
@@ -54,7 +47,7 @@ std::string AxisZeroDescription(DML_TENSOR_DATA_TYPE type, DML_TENSOR_DATA_TYPE 
                              out_pitch == 0 ? std::vector<uint32_t>{}
                                             : std::vector<uint32_t>{out_pitch, 1});
   DML_GATHER_ELEMENTS_OPERATOR_DESC ge = {in.desc(), idx.desc(), out.desc(), 0};
-  return DescriptionOn(*Devices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
+  return DescriptionOn(*ThreadedDevices()[0], {DML_OPERATOR_GATHER_ELEMENTS, &ge});
 }
 
 // GATHER_ELEMENTS of fp32 along the middle axis of a {2, axis_size, cols} input into
@@ -87,7 +80,7 @@ TEST(TransposedViewTest, EveryWidthAndTileShape) {
             .WindowSizes({rows, cols})
             .WindowStrides({1, flip})
             .Seed(rows * 131 + cols + width);
-        EXPECT_TRUE(tester.Test(Devices()))
+        EXPECT_TRUE(tester.Test(ThreadedDevices()))
             << "width " << width << " rows " << rows << " cols " << cols << " flip " << flip;
       }
     }
@@ -102,7 +95,7 @@ TEST(TransposedViewTest, BatchedAndPaddedLayouts) {
                   .InputStrides({64 * 128 + 16, 1, 64})
                   .WindowOffsets({0, 0, 0})
                   .WindowSizes({3, 64, 128})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // Transposed view written into a strided (padded) output.
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(2)
@@ -111,7 +104,7 @@ TEST(TransposedViewTest, BatchedAndPaddedLayouts) {
                   .OutputStrides({136, 1})
                   .WindowOffsets({0, 0})
                   .WindowSizes({128, 128})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // Input walked with a 2-element step along the contiguous axis: tiled, not transposed.
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(4)
@@ -119,7 +112,7 @@ TEST(TransposedViewTest, BatchedAndPaddedLayouts) {
                   .InputStrides({2, 256})
                   .WindowOffsets({0, 0})
                   .WindowSizes({128, 256})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // Permuted copies as full SLICE1 windows of strided views (IDENTITY's and DEPTH_TO_SPACE's
@@ -137,7 +130,7 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
                     .WindowOffsets({0, 0, 0, 0})
                     .WindowSizes({2, 8, 16, 64})
                     .Seed(width)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "NHWC width " << width;
     EXPECT_TRUE(Slice1Tester()
                     .ElementBytes(width)
@@ -146,7 +139,7 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
                     .WindowOffsets({0, 0, 0, 0})
                     .WindowSizes({2, 9, 14, 64})
                     .Seed(width)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "NHWC width " << width;
     for (uint32_t block : {2u, 4u}) {
       // DepthToSpace of {1, C = block^2 * 3, 5, 40}: the 6-D view {n, c, h, i, w, j}.
@@ -163,7 +156,7 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
                         .WindowOffsets({0, 0, 0, 0, 0, 0})
                         .WindowSizes({1, c_out, h, block, w, block})
                         .Seed(width * 7 + block)
-                        .Test(Devices()))
+                        .Test(ThreadedDevices()))
             << "DepthToSpace width " << width << " block " << block << (dcr ? " DCR" : " CRD");
       }
     }
@@ -176,7 +169,7 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
                     .WindowOffsets({0, 0, 0, 0})
                     .WindowSizes({1, 2048, 16, 24})
                     .Seed(width * 3)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "heads width " << width;
   }
   // The plans those shapes were meant to get, on the serial device.
@@ -187,7 +180,7 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
   const std::vector<int32_t> ones(6, 1);
   DML_SLICE1_OPERATOR_DESC d2s = {view.desc(), out.desc(), 6, zeros.data(), sizes.data(),
                                   ones.data()};
-  const std::string text = DescriptionOn(*Devices()[0], {DML_OPERATOR_SLICE1, &d2s});
+  const std::string text = DescriptionOn(*ThreadedDevices()[0], {DML_OPERATOR_SLICE1, &d2s});
   EXPECT_NE(text.find("2-D transpose tiles"), std::string::npos) << text;
   const TensorDescHolder heads(DML_TENSOR_DATA_TYPE_FLOAT16, {1, 96, 16, 24},
                                {16 * 96 * 24, 24, 96 * 24, 1});
@@ -196,7 +189,8 @@ TEST(PermutedCopyTest, NhwcDepthToSpaceAndHeads) {
   const std::vector<int32_t> ones4(4, 1);
   DML_SLICE1_OPERATOR_DESC heads_desc = {heads.desc(), seq.desc(), 4, zeros4.data(),
                                          heads_sizes.data(), ones4.data()};
-  const std::string heads_text = DescriptionOn(*Devices()[0], {DML_OPERATOR_SLICE1, &heads_desc});
+  const std::string heads_text =
+      DescriptionOn(*ThreadedDevices()[0], {DML_OPERATOR_SLICE1, &heads_desc});
   EXPECT_NE(heads_text.find("rows of runs in stream tiles"), std::string::npos) << heads_text;
 }
 
@@ -214,7 +208,7 @@ TEST(PermutedCopyTest, StreamedHeadsInGroups) {
                     .WindowOffsets({0, 0, 0, 0})
                     .WindowSizes({1, seq, heads, dim})
                     .Seed(width * 11)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "heads width " << width;
   }
   const TensorDescHolder view(DML_TENSOR_DATA_TYPE_FLOAT32, {1, 3000, 36, 24},
@@ -224,7 +218,7 @@ TEST(PermutedCopyTest, StreamedHeadsInGroups) {
   const std::vector<int32_t> ones(4, 1);
   DML_SLICE1_OPERATOR_DESC desc = {view.desc(), out.desc(), 4, zeros.data(), sizes.data(),
                                    ones.data()};
-  const std::string text = DescriptionOn(*Devices()[1], {DML_OPERATOR_SLICE1, &desc});
+  const std::string text = DescriptionOn(*ThreadedDevices()[1], {DML_OPERATOR_SLICE1, &desc});
   EXPECT_NE(text.find("rows of runs in stream tiles"), std::string::npos) << text;
   EXPECT_NE(text.find("non-temporal stores"), std::string::npos) << text;
   EXPECT_NE(text.find("[3] 4: 96 / 288000"), std::string::npos) << text;
@@ -245,11 +239,12 @@ TEST(GatherElementsStripTest, OuterAxisOfLargeInputs) {
           .IndexType(width == 8 ? DML_TENSOR_DATA_TYPE_INT64 : DML_TENSOR_DATA_TYPE_INT32)
           .Indices(IndexValues::kOutOfRange)
           .Seed(width * 7 + axis_size);
-      EXPECT_TRUE(tester.Test(Devices())) << "width " << width << " axis size " << axis_size;
+      EXPECT_TRUE(tester.Test(ThreadedDevices()))
+          << "width " << width << " axis size " << axis_size;
     }
   }
   // Rank 3 with the gathered axis in the middle.
-  EXPECT_TRUE(MiddleAxisTester(512, 40, 2048, DML_TENSOR_DATA_TYPE_UINT64).Test(Devices()));
+  EXPECT_TRUE(MiddleAxisTester(512, 40, 2048, DML_TENSOR_DATA_TYPE_UINT64).Test(ThreadedDevices()));
 }
 
 // Few output rows of GATHER_ELEMENTS along an outer axis of an input over 4 MiB: strip rows too
@@ -271,7 +266,7 @@ TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
                         .IndexType(index_type)
                         .Indices(IndexValues::kOutOfRange)
                         .Seed(width * 100 + out_rows * 10 + static_cast<uint32_t>(index_type))
-                        .Test(Devices()))
+                        .Test(ThreadedDevices()))
             << "width " << width << " index type " << index_type << " rows " << out_rows;
       }
     }
@@ -300,7 +295,7 @@ TEST(RowItemPrefetchTest, FewOutputRowsOfLargeInputs) {
   // Rank 3 with the gathered axis in the middle, rows of several strips.
   EXPECT_TRUE(MiddleAxisTester(1200, 5, 1024, DML_TENSOR_DATA_TYPE_INT64)
                   .Indices(IndexValues::kOutOfRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 TEST(BlockGatherRunsTest, SortedRunHeavyAndRepeatedIds) {
@@ -318,7 +313,7 @@ TEST(BlockGatherRunsTest, SortedRunHeavyAndRepeatedIds) {
             .IndexType(DML_TENSOR_DATA_TYPE_INT64)
             .Indices(values)
             .Seed(block * 17 + width);
-        EXPECT_TRUE(tester.Test(Devices()))
+        EXPECT_TRUE(tester.Test(ThreadedDevices()))
             << "width " << width << " block " << block << " " << IndexValuesName(values);
       }
     }
@@ -332,7 +327,7 @@ TEST(BlockGatherRunsTest, SortedRunHeavyAndRepeatedIds) {
                   .IndicesDimensionCount(2)
                   .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
                   .Indices(IndexValues::kSortedRuns)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 TEST(SharedIndexRowsTest, InnermostAxisGather) {
@@ -345,7 +340,7 @@ TEST(SharedIndexRowsTest, InnermostAxisGather) {
                     .IndexDimensions(1)
                     .IndexType(DML_TENSOR_DATA_TYPE_INT32)
                     .Indices(IndexValues::kOutOfRange)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "width " << width;
   }
   // More ids than one resolved batch holds (4096): resolved chunk by chunk.
@@ -357,7 +352,7 @@ TEST(SharedIndexRowsTest, InnermostAxisGather) {
                   .IndexDimensions(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
                   .Indices(IndexValues::kOutOfRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // Descending reads and block gathers of more than 64 KiB are copied in steps with a software
@@ -374,7 +369,7 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                       .WindowOffsets({0, 0})
                       .WindowSizes({40, 3 * 1031})
                       .WindowStrides({1, step})
-                      .Test(Devices()))
+                      .Test(ThreadedDevices()))
           << "width " << width << " step " << step;
     }
     // K3 blocks below 128 bytes (stream prefetcher, copied in groups of about 1 KiB) and up to
@@ -389,7 +384,7 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                       .IndexType(DML_TENSOR_DATA_TYPE_INT64)
                       .Indices(IndexValues::kOutOfRange)
                       .Seed(block_bytes + width)
-                      .Test(Devices()))
+                      .Test(ThreadedDevices()))
           << "width " << width << " block " << block_bytes;
     }
   }
@@ -401,7 +396,7 @@ TEST(StreamPrefetchTest, StepsCoverEveryRowAndBlock) {
                   .IndicesSizes({1, 300})
                   .Axis(0)
                   .IndexDimensions(1)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // GATHER_ELEMENTS along the last axis runs one fused clamp-and-gather pass per row
@@ -425,7 +420,7 @@ TEST(FusedRowGatherTest, EveryWidthIndexTypeAndLayout) {
                         .Indices(IndexValues::kOutOfRange)
                         .Misalignment(width == 1 ? 1 : 4)
                         .Seed(width * 1000 + cols)
-                        .Test(Devices()))
+                        .Test(ThreadedDevices()))
             << "width " << width << " cols " << cols << " index type " << index_type;
       }
     }
@@ -449,7 +444,7 @@ TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
                       .IndexType(index_type)
                       .Indices(IndexValues::kOutOfRange)
                       .Seed(width * 10 + 1)
-                      .Test(Devices()))
+                      .Test(ThreadedDevices()))
           << "width " << width << " index type " << index_type;
       EXPECT_TRUE(GatherTester()
                       .ElementBytes(width)
@@ -460,7 +455,7 @@ TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
                       .IndexType(index_type)
                       .Indices(IndexValues::kOutOfRange)
                       .Seed(width * 10 + 2)
-                      .Test(Devices()))
+                      .Test(ThreadedDevices()))
           << "width " << width << " index type " << index_type;
 
       const DML_TENSOR_DATA_TYPE type = width == 1   ? DML_TENSOR_DATA_TYPE_UINT8
@@ -476,8 +471,8 @@ TEST(FusedRowGatherTest, RowPiecesAndOneDimensionalTables) {
       const TensorDescHolder picked(type, {70001}, {});
       DML_GATHER_OPERATOR_DESC gather = {table.desc(), ids.desc(), picked.desc(), 0, 1};
       for (const std::string& text :
-           {DescriptionOn(*Devices()[1], {DML_OPERATOR_GATHER_ELEMENTS, &ge}),
-            DescriptionOn(*Devices()[1], {DML_OPERATOR_GATHER, &gather})}) {
+           {DescriptionOn(*ThreadedDevices()[1], {DML_OPERATOR_GATHER_ELEMENTS, &ge}),
+            DescriptionOn(*ThreadedDevices()[1], {DML_OPERATOR_GATHER, &gather})}) {
         EXPECT_NE(text.find("clamped and gathered in one pass"), std::string::npos) << text;
         EXPECT_EQ(text.find(" x 1 piece(s)"), std::string::npos) << text;
       }
@@ -506,7 +501,7 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                       .IndexType(index_type)
                       .Indices(IndexValues::kOutOfRange)
                       .Seed(width * 10 + static_cast<uint32_t>(index_type))
-                      .Test(Devices()))
+                      .Test(ThreadedDevices()))
           << "width " << width << " index type " << index_type;
     }
   }
@@ -527,7 +522,7 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                     .IndexType(DML_TENSOR_DATA_TYPE_INT64)
                     .Indices(IndexValues::kOutOfRange)
                     .Seed(cols)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "cols " << cols;
     // Packed, in strips of 2 lines (1024 rows x 128 bytes) and of 1 (x 64 bytes).
     const std::string text = AxisZeroDescription(
@@ -544,7 +539,7 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .Axis(0)
                   .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
                   .Indices(IndexValues::kOutOfRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   {
     const std::string text = AxisZeroDescription(
         DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_UINT32, 2048, 640, 200, 0);
@@ -556,14 +551,14 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .IndicesSizes({3, 600, 640})
                   .Axis(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_INT64)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(GatherElementsTester()
                   .ElementBytes(2)
                   .InputSizes({2048, 1280})
                   .IndicesSizes({600, 1280})
                   .IndicesStrides({1, 200})
                   .Axis(0)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // A short gathered axis (4) with a dimension between it and the row that moves the input
   // (padded output rows keep it from merging into the row): each strip is packed again for
   // each of its rows, which the strip's rows must not share.
@@ -574,7 +569,7 @@ TEST(PackedStripsTest, EveryWidthIndexTypeAndLayout) {
                   .OutputStrides({2 * 262160, 262160, 1})
                   .Axis(0)
                   .Indices(IndexValues::kOutOfRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // A single-thread device streams plain-copy rows whose footprint exceeds half the cache (a
@@ -588,12 +583,12 @@ TEST(StreamedOutputTest, SingleThreadDevicesStreamLargeFootprints) {
                   .Axis(0)
                   .IndexDimensions(1)
                   .Indices(IndexValues::kOutOfRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   const TensorDescHolder in(DML_TENSOR_DATA_TYPE_FLOAT32, {8192, 256}, {});
   const TensorDescHolder idx(DML_TENSOR_DATA_TYPE_INT64, {1, 16000}, {});
   const TensorDescHolder out(DML_TENSOR_DATA_TYPE_FLOAT32, {16000, 256}, {});
   DML_GATHER_OPERATOR_DESC gather = {in.desc(), idx.desc(), out.desc(), 0, 1};
-  for (const Device* device : Devices()) {
+  for (const Device* device : ThreadedDevices()) {
     const std::string text = DescriptionOn(*device, {DML_OPERATOR_GATHER, &gather});
     EXPECT_EQ(text.find("non-temporal stores") != std::string::npos,
               device->max_concurrency() == 1)
@@ -625,7 +620,7 @@ TEST(StreamedOutputTest, ElementGathersFromAQuarterOfTheCache) {
                     .Axis(1)
                     .IndexDimensions(1)
                     .Indices(IndexValues::kOutOfRange)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << c.width;
   }
   EXPECT_TRUE(GatherTester()
@@ -636,7 +631,7 @@ TEST(StreamedOutputTest, ElementGathersFromAQuarterOfTheCache) {
                   .Axis(1)
                   .IndexDimensions(1)
                   .Indices(IndexValues::kInRange)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // Outputs of 32 MiB and more take the non-temporal paths: K1 runs, K2 staged strided rows
@@ -648,14 +643,14 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .WindowOffsets({0, 1})
                   .WindowSizes({4096, 4096})
                   .WindowStrides({-1, 1})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(4)
                   .InputSizes({4096, 4096})
                   .WindowOffsets({0, 0})
                   .WindowSizes({4096, 4096})
                   .WindowStrides({1, -1})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(GatherTester()
                   .ElementBytes(4)
                   .InputSizes({700, 16384})
@@ -663,7 +658,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .Axis(0)
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // Transposed views stream each whole, line-aligned dst line of a block: fp32, and fp16 into
   // padded dst rows of every alignment (lines there are streamed only where they are aligned).
   EXPECT_TRUE(Slice1Tester()
@@ -672,7 +667,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .InputStrides({1, 4096})
                   .WindowOffsets({0, 0})
                   .WindowSizes({4096, 2112})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(2)
                   .InputSizes({4160, 4160})
@@ -680,7 +675,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .OutputStrides({4165, 1})
                   .WindowOffsets({0, 0})
                   .WindowSizes({4160, 4160})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // Streamed with the prefetcher, rows and blocks starting at every alignment: descending
   // rows of 4099 elements, a flipped row of 16447 bytes, blocks of 33333 bytes.
   EXPECT_TRUE(Slice1Tester()
@@ -689,14 +684,14 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .WindowOffsets({0, 0})
                   .WindowSizes({2049, 4099})
                   .WindowStrides({-1, 1})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(1)
                   .InputSizes({2048, 16447})
                   .WindowOffsets({0, 0})
                   .WindowSizes({2048, 16447})
                   .WindowStrides({1, -1})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(GatherTester()
                   .ElementBytes(1)
                   .InputSizes({1500, 33333})
@@ -704,7 +699,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .Axis(0)
                   .IndexDimensions(1)
                   .Indices(IndexValues::kSortedRuns)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   // Streamed blocks of 300 bytes (in groups of three) and 600 bytes (one by one).
   for (uint32_t block_elems : {75u, 150u}) {
     EXPECT_TRUE(GatherTester()
@@ -714,7 +709,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                     .Axis(0)
                     .IndexDimensions(1)
                     .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                    .Test(Devices()))
+                    .Test(ThreadedDevices()))
         << "block " << block_elems * 4 << " bytes";
   }
   EXPECT_TRUE(GatherElementsTester()
@@ -723,7 +718,7 @@ TEST(StreamedOutputTest, LargeOutputsOfEveryShape) {
                   .IndicesSizes({2048, 8192})
                   .Axis(1)
                   .IndexType(DML_TENSOR_DATA_TYPE_INT32)
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // De-interleaves with non-temporal stores, written by the strided kernel itself (no staging):
@@ -737,7 +732,7 @@ TEST(StreamedOutputTest, DeinterleavedRowsStreamDirectly) {
                   .WindowOffsets({0, 1})
                   .WindowSizes({4096, 4095})
                   .WindowStrides({1, 3})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(2)
                   .InputSizes({4096, 8200})
@@ -745,28 +740,28 @@ TEST(StreamedOutputTest, DeinterleavedRowsStreamDirectly) {
                   .WindowOffsets({0, 0})
                   .WindowSizes({4096, 8200})
                   .WindowStrides({1, 2})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(1)
                   .InputSizes({4096, 12360})
                   .WindowOffsets({0, 2})
                   .WindowSizes({4096, 12358})
                   .WindowStrides({1, 3})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(8)
                   .InputSizes({2100, 4000})
                   .WindowOffsets({0, 0})
                   .WindowSizes({2100, 4000})
                   .WindowStrides({1, 2})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(4)
                   .InputSizes({4096, 4096})
                   .WindowOffsets({0, 1})
                   .WindowSizes({4096, 4095})
                   .WindowStrides({-1, 3})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 // A size-1 output dimension may carry any step (it is never taken): planning it must not
@@ -779,7 +774,7 @@ TEST(SliceEdgeTest, HugeStepOnSizeOneDimension) {
                   .Offsets({1, 0})
                   .Sizes({1, 1})
                   .Strides({1, 0xFFFFFFFFu})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
   EXPECT_TRUE(Slice1Tester()
                   .ElementBytes(8)
                   .InputSizes({2, 1})
@@ -787,7 +782,7 @@ TEST(SliceEdgeTest, HugeStepOnSizeOneDimension) {
                   .WindowOffsets({0, 0})
                   .WindowSizes({2, 1})
                   .WindowStrides({1, -2147483647 - 1})
-                  .Test(Devices()));
+                  .Test(ThreadedDevices()));
 }
 
 TEST(DescribeTest, NamesTheFastPaths) {

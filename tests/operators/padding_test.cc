@@ -22,6 +22,7 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
+#include "support/devices.h"
 #include "support/tester.h"
 #include "support/tester_padding.h"
 
@@ -29,14 +30,6 @@ namespace dmlcpu_test {
 namespace {
 
 using Rng = std::mt19937_64;
-
-const std::vector<const dmlcpu::Device*>& Devices() {
-  static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
-  static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
-  static const dmlcpu::Device eight_threads(dmlcpu::DeviceOptions{8, nullptr});
-  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads};
-  return devices;
-}
 
 // ---- worked examples -------------------------------------------------------------------------
 
@@ -56,7 +49,7 @@ void ExpectOutput(const OperatorCase& op_case, const std::vector<T>& input,
   want.FillSentinel();
   std::memcpy(want.data(), expected.data(), expected.size() * sizeof(T));
   const dmlcpu::Binding binding{in.data(), in_desc.total_bytes()};
-  for (const dmlcpu::Device* device : Devices()) {
+  for (const dmlcpu::Device* device : ThreadedDevices()) {
     dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case.op_desc);
     ASSERT_TRUE(compiled.ok()) << compiled.status().message();
     GuardedBuffer got(out_desc.total_bytes(), 0);
@@ -455,7 +448,7 @@ void RunRandom(const char* name, uint64_t salt, bool all_ranks, Draw draw) {
     std::unique_ptr<OperatorCase> op_case = draw(rng, large, &coverage);
     if (op_case == nullptr) continue;
     SCOPED_TRACE(std::string(name) + " case " + std::to_string(i) + ": " + op_case->description);
-    if (!RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, seed)) ++failures;
+    if (!RunCase(*op_case, ThreadedDevices(), dmlcpu::IndexPolicy::kClamp, seed)) ++failures;
     coverage.ranks.insert(op_case->inputs[0]->buffer_desc().DimensionCount);
     coverage.widths.insert(op_case->inputs[0]->element_bytes());
     coverage.large += large ? 1 : 0;
@@ -491,7 +484,7 @@ TEST(PaddingTest, BordersWrittenWithLongRows) {
         std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
         ASSERT_NE(op_case, nullptr);
         SCOPED_TRACE(op_case->description);
-        EXPECT_TRUE(RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, ++seed));
+        EXPECT_TRUE(RunCase(*op_case, ThreadedDevices(), dmlcpu::IndexPolicy::kClamp, ++seed));
       }
     }
   }
@@ -629,8 +622,8 @@ TEST(PaddingTest, StagedLinesOfLargeOutputs) {
       std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
       ASSERT_NE(op_case, nullptr);
       SCOPED_TRACE(op_case->description);
-      EXPECT_TRUE(RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, ++seed));
-      auto compiled = Devices()[0]->Compile(op_case->op_desc);
+      EXPECT_TRUE(RunCase(*op_case, ThreadedDevices(), dmlcpu::IndexPolicy::kClamp, ++seed));
+      auto compiled = ThreadedDevices()[0]->Compile(op_case->op_desc);
       ASSERT_TRUE(compiled.ok()) << compiled.status().message();
       const std::string text = compiled.value().Describe();
       EXPECT_EQ(text.find("staged-line") != std::string::npos, gaps != 1) << text;
@@ -748,7 +741,7 @@ TEST(SliceGradTest, LargeDenseWindowsAgainstReference) {
       ApplyLayout(rng, grad, out, &tester);
       std::unique_ptr<OperatorCase> op_case = tester.BuildCase();
       SCOPED_TRACE("rank " + std::to_string(n) + ": " + op_case->description);
-      if (!RunCase(*op_case, Devices(), dmlcpu::IndexPolicy::kClamp, seed)) ++failures;
+      if (!RunCase(*op_case, ThreadedDevices(), dmlcpu::IndexPolicy::kClamp, seed)) ++failures;
     }
   }
   EXPECT_EQ(failures, 0);

@@ -19,27 +19,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <numeric>
 #include <random>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "reference/reference.h"
+#include "support/devices.h"
 #include "support/tester.h"
-#include "support/thread_pool.h"
-
-#include "support/virtual_memory.h"
 
 namespace dmlcpu_test {
 namespace {
@@ -76,19 +70,6 @@ uint64_t SplitMix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
-}
-
-// Devices capped at 1, 2 and 8 threads, and one on an engine pool (3 workers and the caller);
-// created on first use, destroyed at exit (the pool after its device).
-const std::vector<const dmlcpu::Device*>& Devices() {
-  static const dmlcpu::Device serial(dmlcpu::DeviceOptions{1, nullptr});
-  static const dmlcpu::Device two_threads(dmlcpu::DeviceOptions{2, nullptr});
-  static const dmlcpu::Device eight_threads(dmlcpu::DeviceOptions{8, nullptr});
-  static TestThreadPool pool(3);
-  static const dmlcpu::Device engine_pool(pool.Options(4));
-  static const std::vector<const dmlcpu::Device*> devices = {&serial, &two_threads, &eight_threads,
-                                                             &engine_pool};
-  return devices;
 }
 
 // ---- random helpers ----
@@ -497,14 +478,16 @@ void RunRandomCases(const char* name, uint64_t salt, bool has_indices, Generate 
     const bool out_of_range = has_indices && choice.index_values == IndexValues::kOutOfRange;
     if (out_of_range) {
       // Both policies: kClamp must follow the rule, kStrict must refuse (when a bad index landed).
-      passed = tester.Policy(dmlcpu::IndexPolicy::kClamp).Test(Devices());
-      if (passed) passed = tester.Policy(dmlcpu::IndexPolicy::kStrict).Test(Devices());
+      passed = tester.Policy(dmlcpu::IndexPolicy::kClamp).Test(DevicesWithEnginePool());
+      if (passed) {
+        passed = tester.Policy(dmlcpu::IndexPolicy::kStrict).Test(DevicesWithEnginePool());
+      }
       ++coverage.strict_cases;
     } else {
       const bool strict = Chance(rng, 0.25);
       coverage.strict_cases += strict ? 1 : 0;
       passed = tester.Policy(strict ? dmlcpu::IndexPolicy::kStrict : dmlcpu::IndexPolicy::kClamp)
-                   .Test(Devices());
+                   .Test(DevicesWithEnginePool());
     }
     if (!passed) ++failing_cases;
 
@@ -600,7 +583,7 @@ TEST(GatherTest, EveryDataTypeAndIndexType) {
                           .OutputStrides({200, 40, 10, 1})
                           .Policy(policy)
                           .Seed(++seed)
-                          .Test(Devices()));
+                          .Test(DevicesWithEnginePool()));
         }
       }
     }
@@ -625,7 +608,7 @@ TEST(GatherElementsTest, EveryDataTypeAndIndexType) {
                         .Indices(IndexValues::kOutOfRange)
                         .OutOfRangeFraction(0.1)
                         .Seed(++seed)
-                        .Test(Devices()));
+                        .Test(DevicesWithEnginePool()));
       }
     }
   }
@@ -647,7 +630,7 @@ TEST(GatherNd1Test, EveryDataTypeAndIndexType) {
                         .Indices(IndexValues::kOutOfRange)
                         .OutOfRangeFraction(0.1)
                         .Seed(++seed)
-                        .Test(Devices()));
+                        .Test(DevicesWithEnginePool()));
       }
     }
   }
@@ -664,285 +647,7 @@ TEST(Slice1Test, EveryDataTypeNegativeStrides) {
                     .WindowStrides({-1, 2, -1})
                     .OutputStrides({300, 35, 1})
                     .Seed(++seed)
-                    .Test(Devices()));
-  }
-}
-
-// ---- byte offsets beyond 4 GiB ----
-
-// A lazily backed anonymous mapping: only the touched pages cost memory, untouched ones read 0.
-class SparseBuffer {
- public:
-  explicit SparseBuffer(uint64_t size_bytes) : size_bytes_(size_bytes) {
-    data_ = dmlcpu_test::MapZeroed(size_bytes);
-  }
-  ~SparseBuffer() {
-    if (data_ != nullptr) dmlcpu_test::Unmap(data_, size_bytes_);
-  }
-  SparseBuffer(const SparseBuffer&) = delete;
-  SparseBuffer& operator=(const SparseBuffer&) = delete;
-  uint8_t* data() const { return data_; }
-
- private:
-  uint8_t* data_ = nullptr;
-  uint64_t size_bytes_ = 0;
-};
-
-bool NextCoordinate(const std::vector<uint32_t>& sizes, std::vector<uint64_t>* coord) {
-  for (size_t d = sizes.size(); d-- > 0;) {
-    if (++(*coord)[d] < sizes[d]) return true;
-    (*coord)[d] = 0;
-  }
-  return false;
-}
-
-// Runs a case whose tensors span several GiB (huge strides, few elements) in sparse buffers:
-// random data in the elements only, in-range indices, and compares every output element with
-// the reference. Catches 32-bit offset arithmetic.
-void ExpectHugeSpanCaseMatches(const OperatorCase& op_case, uint64_t seed) {
-  SCOPED_TRACE(op_case.description);
-  Rng rng(seed);
-  std::vector<std::unique_ptr<SparseBuffer>> inputs;
-  std::vector<const void*> input_data;
-  std::vector<dmlcpu::Binding> bindings;
-  for (size_t i = 0; i < op_case.inputs.size(); ++i) {
-    const TensorDescHolder& tensor = *op_case.inputs[i];
-    inputs.push_back(std::make_unique<SparseBuffer>(op_case.input_binding_bytes[i]));
-    uint8_t* base = inputs.back()->data();
-    ASSERT_NE(base, nullptr) << "mmap of " << op_case.input_binding_bytes[i] << " bytes failed";
-    std::vector<uint64_t> coord(tensor.sizes().size(), 0);
-    do {
-      uint64_t value = rng();
-      if (i == 1) {  // an in-range index for the dimension this element addresses
-        const uint64_t dim = op_case.index_dim_sizes.size() == 1
-                                 ? op_case.index_dim_sizes[0]
-                                 : op_case.index_dim_sizes[coord.back()];
-        const int64_t d = static_cast<int64_t>(dim);
-        value = IsSignedIndexDataType(tensor.data_type())
-                    ? static_cast<uint64_t>(std::uniform_int_distribution<int64_t>(-d, d - 1)(rng))
-                    : std::uniform_int_distribution<uint64_t>(0, dim - 1)(rng);
-      }
-      std::memcpy(base + tensor.ByteOffset(coord), &value, tensor.element_bytes());
-    } while (NextCoordinate(tensor.sizes(), &coord));
-    input_data.push_back(base);
-    bindings.push_back({base, op_case.input_binding_bytes[i]});
-  }
-  ASSERT_EQ(op_case.outputs.size(), 1u) << "test bug: one output expected";
-  const TensorDescHolder& out = *op_case.outputs[0];
-  ASSERT_GT(out.total_bytes(), uint64_t{1} << 32) << "test bug: the output span is not huge";
-  SparseBuffer expected(op_case.output_binding_bytes[0]);
-  ASSERT_NE(expected.data(), nullptr);
-  void* const expected_data[] = {expected.data()};
-  const ReferenceResult reference = RunReference(op_case.op_desc, input_data.data(), expected_data);
-  ASSERT_TRUE(reference.ok) << reference.error;
-  for (const dmlcpu::Device* device : Devices()) {
-    dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case.op_desc);
-    ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-    SparseBuffer got(op_case.output_binding_bytes[0]);
-    ASSERT_NE(got.data(), nullptr);
-    const dmlcpu::OutputBinding output_binding{got.data(), op_case.output_binding_bytes[0]};
-    const dmlcpu::Status status =
-        compiled->Execute(bindings.data(), bindings.size(), &output_binding, 1);
-    ASSERT_TRUE(status.ok()) << status.message();
-    std::vector<uint64_t> coord(out.sizes().size(), 0);
-    uint64_t wrong_elements = 0;
-    do {
-      const uint64_t offset = out.ByteOffset(coord);
-      if (std::memcmp(got.data() + offset, expected.data() + offset, out.element_bytes()) != 0) {
-        ++wrong_elements;
-      }
-    } while (NextCoordinate(out.sizes(), &coord));
-    EXPECT_EQ(wrong_elements, 0u) << "of " << out.ElementCount() << ", max_concurrency "
-                                  << device->max_concurrency();
-  }
-}
-
-TEST(HugeOffsetTest, ByteOffsetsBeyondFourGiB) {
-  if (sizeof(void*) < 8) GTEST_SKIP() << "needs a 64-bit address space";
-  std::vector<std::unique_ptr<OperatorCase>> cases;
-  // Element spans stay below 2^32 elements; byte spans reach 6-19 GiB.
-  cases.push_back(GatherTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT64)
-                      .InputSizes({3, 5})
-                      .InputStrides({1u << 29, (1u << 28) + 3})
-                      .Axis(1)
-                      .IndicesSizes({1, 4})
-                      .IndicesStrides({0, 1u << 29})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT64)
-                      .IndexDimensions(1)
-                      .OutputStrides({1u << 30, 1u << 27})
-                      .BuildCase());
-  cases.push_back(GatherElementsTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
-                      .InputSizes({3, 4})
-                      .InputStrides({1u << 30, 1u << 28})
-                      .Axis(1)
-                      .IndicesSizes({3, 6})
-                      .IndicesStrides({1u << 30, 1})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT32)
-                      .OutputStrides({1u << 30, 1u << 27})
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT32)
-                      .InputSizes({2, 3, 4})
-                      .InputStrides({1u << 30, 1u << 28, 1})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({1, 5, 2})
-                      .IndicesDimensionCount(2)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                      .OutputStrides({1u << 31, 1u << 29, 1})
-                      .BuildCase());
-  cases.push_back(SliceTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT32)
-                      .InputSizes({4, 3})
-                      .InputStrides({1u << 30, 5})
-                      .Offsets({1, 0})
-                      .Sizes({2, 2})
-                      .Strides({2, 2})
-                      .OutputStrides({1u << 30, 1})
-                      .BuildCase());
-  cases.push_back(Slice1Tester()
-                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
-                      .InputSizes({4, 3})
-                      .InputStrides({1u << 30, 7})
-                      .WindowStrides({-1, -2})
-                      .OutputStrides({1u << 30, 1})
-                      .BuildCase());
-  uint64_t seed = 500;
-  for (const auto& op_case : cases) {
-    ASSERT_NE(op_case, nullptr);
-    ExpectHugeSpanCaseMatches(*op_case, ++seed);
-  }
-}
-
-// ---- CompiledOperator: concurrent Execute and descriptor deep copy ----
-
-// Moderate cases of every operator (a few hundred KiB of output, so several threads overlap).
-std::vector<std::unique_ptr<OperatorCase>> ModerateCases() {
-  std::vector<std::unique_ptr<OperatorCase>> cases;
-  cases.push_back(GatherTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT32)
-                      .InputSizes({512, 64})
-                      .IndicesSizes({1, 2048})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT64)
-                      .Axis(0)
-                      .IndexDimensions(1)
-                      .BuildCase());
-  cases.push_back(GatherElementsTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
-                      .InputSizes({256, 300})
-                      .IndicesSizes({256, 400})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT32)
-                      .Axis(1)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT64)
-                      .InputSizes({1, 40, 30, 16})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({1, 1, 1000, 2})
-                      .IndicesDimensionCount(2)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT8)
-                      .InputSizes({8, 50, 700})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({8, 64, 1})
-                      .IndicesDimensionCount(3)
-                      .BatchDimensionCount(1)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
-                      .BuildCase());
-  cases.push_back(SliceTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT32)
-                      .InputSizes({64, 300, 20})
-                      .InputStrides({6400, 21, 1})
-                      .Offsets({3, 1, 2})
-                      .Sizes({30, 149, 9})
-                      .Strides({2, 2, 2})
-                      .BuildCase());
-  cases.push_back(Slice1Tester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT16)
-                      .InputSizes({32, 128, 64})
-                      .WindowOffsets({0, 10, 1})
-                      .WindowSizes({32, 100, 63})
-                      .WindowStrides({-1, 1, -1})
-                      .OutputStrides({100 * 64 + 7, 64, 1})
-                      .BuildCase());
-  return cases;
-}
-
-TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
-  constexpr int kThreads = 4;
-  constexpr int kRepeats = 6;
-  for (const auto& op_case : ModerateCases()) {
-    ASSERT_NE(op_case, nullptr);
-    SCOPED_TRACE(op_case->description);
-    const CaseBuffers buffers = PrepareBuffers(*op_case, 77);
-    ASSERT_TRUE(buffers.reference.ok) << buffers.reference.error;
-    for (const dmlcpu::Device* device : Devices()) {
-      dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case->op_desc);
-      ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-      const dmlcpu::CompiledOperator op = compiled.value();
-      const std::vector<dmlcpu::Binding> inputs = InputBindings(*op_case, buffers);
-      std::vector<std::string> errors(kThreads);
-      std::atomic<int> ready{0};
-      std::vector<std::thread> threads;
-      for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t] {
-          std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*op_case);
-          ready.fetch_add(1);
-          while (ready.load() < kThreads) std::this_thread::yield();  // start together
-          for (int repeat = 0; repeat < kRepeats && errors[t].empty(); ++repeat) {
-            FillSentinels(&outputs);
-            const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*op_case, &outputs);
-            const dmlcpu::Status status =
-                op.Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
-            if (!status.ok()) {
-              errors[t] = "Execute failed: " + status.message();
-            } else {
-              errors[t] = DiffOutputs(*op_case, buffers.expected, outputs);
-            }
-          }
-        });
-      }
-      for (std::thread& thread : threads) thread.join();
-      for (int t = 0; t < kThreads; ++t) {
-        EXPECT_TRUE(errors[t].empty()) << "thread " << t << ", max_concurrency "
-                                       << device->max_concurrency() << ": " << errors[t];
-      }
-    }
-  }
-}
-
-TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
-  std::vector<std::unique_ptr<OperatorCase>> kept = ModerateCases();
-  std::vector<std::unique_ptr<OperatorCase>> doomed = ModerateCases();
-  for (size_t i = 0; i < kept.size(); ++i) {
-    ASSERT_NE(kept[i], nullptr);
-    SCOPED_TRACE(kept[i]->description);
-    const CaseBuffers buffers = PrepareBuffers(*kept[i], 99);
-    ASSERT_TRUE(buffers.reference.ok) << buffers.reference.error;
-    for (const dmlcpu::Device* device : Devices()) {
-      std::unique_ptr<OperatorCase> victim = std::move(doomed[i]);
-      if (victim == nullptr) victim = std::move(ModerateCases()[i]);
-      dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(victim->op_desc);
-      ASSERT_TRUE(compiled.ok()) << compiled.status().message();
-      // Overwrite every array and struct of the descriptor, then free it.
-      victim->Scribble();
-      victim.reset();
-      std::vector<std::vector<uint32_t>> reuse(64, std::vector<uint32_t>(16, 0xFFFFFFFFu));
-      EXPECT_EQ(compiled->type(), kept[i]->op_desc.Type);
-      EXPECT_EQ(compiled->input_count(), kept[i]->inputs.size());
-      EXPECT_FALSE(compiled->Describe().empty());
-      std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*kept[i]);
-      const std::vector<dmlcpu::Binding> inputs = InputBindings(*kept[i], buffers);
-      const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*kept[i], &outputs);
-      const dmlcpu::Status status =
-          compiled->Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
-      ASSERT_TRUE(status.ok()) << status.message();
-      const std::string diff = DiffOutputs(*kept[i], buffers.expected, outputs);
-      EXPECT_TRUE(diff.empty()) << diff;
-    }
+                    .Test(DevicesWithEnginePool()));
   }
 }
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// CompiledOperator as an engine holds it: one operator executed from four threads at once, and
+// an operator that outlives the descriptor it was compiled from.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "dmlcpu/dml_compat.h"
+#include "dmlcpu/dmlcpu.h"
+#include "support/devices.h"
+#include "support/tester.h"
+
+namespace dmlcpu_test {
+namespace {
+
+// Moderate cases of every operator (a few hundred KiB of output, so several threads overlap).
+std::vector<std::unique_ptr<OperatorCase>> ModerateCases() {
+  std::vector<std::unique_ptr<OperatorCase>> cases;
+  cases.push_back(GatherTester()
+                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT32)
+                      .InputSizes({512, 64})
+                      .IndicesSizes({1, 2048})
+                      .IndexType(DML_TENSOR_DATA_TYPE_INT64)
+                      .Axis(0)
+                      .IndexDimensions(1)
+                      .BuildCase());
+  cases.push_back(GatherElementsTester()
+                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
+                      .InputSizes({256, 300})
+                      .IndicesSizes({256, 400})
+                      .IndexType(DML_TENSOR_DATA_TYPE_INT32)
+                      .Axis(1)
+                      .BuildCase());
+  cases.push_back(GatherNdTester()
+                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT64)
+                      .InputSizes({1, 40, 30, 16})
+                      .InputDimensionCount(3)
+                      .IndicesSizes({1, 1, 1000, 2})
+                      .IndicesDimensionCount(2)
+                      .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
+                      .BuildCase());
+  cases.push_back(GatherNdTester()
+                      .DataType(DML_TENSOR_DATA_TYPE_INT8)
+                      .InputSizes({8, 50, 700})
+                      .InputDimensionCount(3)
+                      .IndicesSizes({8, 64, 1})
+                      .IndicesDimensionCount(3)
+                      .BatchDimensionCount(1)
+                      .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
+                      .BuildCase());
+  cases.push_back(SliceTester()
+                      .DataType(DML_TENSOR_DATA_TYPE_INT32)
+                      .InputSizes({64, 300, 20})
+                      .InputStrides({6400, 21, 1})
+                      .Offsets({3, 1, 2})
+                      .Sizes({30, 149, 9})
+                      .Strides({2, 2, 2})
+                      .BuildCase());
+  cases.push_back(Slice1Tester()
+                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT16)
+                      .InputSizes({32, 128, 64})
+                      .WindowOffsets({0, 10, 1})
+                      .WindowSizes({32, 100, 63})
+                      .WindowStrides({-1, 1, -1})
+                      .OutputStrides({100 * 64 + 7, 64, 1})
+                      .BuildCase());
+  return cases;
+}
+
+TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
+  constexpr int kThreads = 4;
+  constexpr int kRepeats = 6;
+  for (const auto& op_case : ModerateCases()) {
+    ASSERT_NE(op_case, nullptr);
+    SCOPED_TRACE(op_case->description);
+    const CaseBuffers buffers = PrepareBuffers(*op_case, 77);
+    ASSERT_TRUE(buffers.reference.ok) << buffers.reference.error;
+    for (const dmlcpu::Device* device : DevicesWithEnginePool()) {
+      dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(op_case->op_desc);
+      ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+      const dmlcpu::CompiledOperator op = compiled.value();
+      const std::vector<dmlcpu::Binding> inputs = InputBindings(*op_case, buffers);
+      std::vector<std::string> errors(kThreads);
+      std::atomic<int> ready{0};
+      std::vector<std::thread> threads;
+      for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+          std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*op_case);
+          ready.fetch_add(1);
+          while (ready.load() < kThreads) std::this_thread::yield();  // start together
+          for (int repeat = 0; repeat < kRepeats && errors[t].empty(); ++repeat) {
+            FillSentinels(&outputs);
+            const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*op_case, &outputs);
+            const dmlcpu::Status status =
+                op.Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
+            if (!status.ok()) {
+              errors[t] = "Execute failed: " + status.message();
+            } else {
+              errors[t] = DiffOutputs(*op_case, buffers.expected, outputs);
+            }
+          }
+        });
+      }
+      for (std::thread& thread : threads) thread.join();
+      for (int t = 0; t < kThreads; ++t) {
+        EXPECT_TRUE(errors[t].empty()) << "thread " << t << ", max_concurrency "
+                                       << device->max_concurrency() << ": " << errors[t];
+      }
+    }
+  }
+}
+
+TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
+  std::vector<std::unique_ptr<OperatorCase>> kept = ModerateCases();
+  std::vector<std::unique_ptr<OperatorCase>> doomed = ModerateCases();
+  for (size_t i = 0; i < kept.size(); ++i) {
+    ASSERT_NE(kept[i], nullptr);
+    SCOPED_TRACE(kept[i]->description);
+    const CaseBuffers buffers = PrepareBuffers(*kept[i], 99);
+    ASSERT_TRUE(buffers.reference.ok) << buffers.reference.error;
+    for (const dmlcpu::Device* device : DevicesWithEnginePool()) {
+      std::unique_ptr<OperatorCase> victim = std::move(doomed[i]);
+      if (victim == nullptr) victim = std::move(ModerateCases()[i]);
+      dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(victim->op_desc);
+      ASSERT_TRUE(compiled.ok()) << compiled.status().message();
+      // Overwrite every array and struct of the descriptor, then free it.
+      victim->Scribble();
+      victim.reset();
+      std::vector<std::vector<uint32_t>> reuse(64, std::vector<uint32_t>(16, 0xFFFFFFFFu));
+      EXPECT_EQ(compiled->type(), kept[i]->op_desc.Type);
+      EXPECT_EQ(compiled->input_count(), kept[i]->inputs.size());
+      EXPECT_FALSE(compiled->Describe().empty());
+      std::vector<GuardedBuffer> outputs = MakeOutputBuffers(*kept[i]);
+      const std::vector<dmlcpu::Binding> inputs = InputBindings(*kept[i], buffers);
+      const std::vector<dmlcpu::OutputBinding> bindings = OutputBindings(*kept[i], &outputs);
+      const dmlcpu::Status status =
+          compiled->Execute(inputs.data(), inputs.size(), bindings.data(), bindings.size());
+      ASSERT_TRUE(status.ok()) << status.message();
+      const std::string diff = DiffOutputs(*kept[i], buffers.expected, outputs);
+      EXPECT_TRUE(diff.empty()) << diff;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace dmlcpu_test
