@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/devices.h"
 
+#include <gtest/gtest.h>
+
 #include "support/thread_pool.h"
 
 namespace dmlcpu_test {
@@ -25,6 +27,12 @@ const std::vector<const dmlcpu::Device*>& DevicesWithEnginePool() {
     return all;
   }();
   return devices;
+}
+
+std::string DescriptionOn(const dmlcpu::Device& device, const DML_OPERATOR_DESC& desc) {
+  dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device.Compile(desc);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  return compiled.ok() ? compiled.value().Describe() : std::string();
 }
 
 }  // namespace dmlcpu_test
