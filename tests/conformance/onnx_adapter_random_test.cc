@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "conformance/adapter_runner.h"
+#include "conformance/onnx_model_util.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
@@ -35,29 +36,19 @@ using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 using dmlcpu::onnx::SliceParams;
 using dmlcpu::onnx::TensorType;
+using dmlcpu_test::ForEachCoord;
 using dmlcpu_test::HostTensor;
+using dmlcpu_test::IndexTensor;
+using dmlcpu_test::IndexValue;
+using dmlcpu_test::kOnnxDataTypes;
+using dmlcpu_test::Linear;
+using dmlcpu_test::ShapeToString;
+using dmlcpu_test::Uniform;
 
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-
-const ElementType kDataTypes[] = {
-    ElementType::kFloat,  ElementType::kUint8,   ElementType::kInt8,   ElementType::kUint16,
-    ElementType::kInt16,  ElementType::kInt32,   ElementType::kInt64,  ElementType::kBool,
-    ElementType::kFloat16, ElementType::kDouble, ElementType::kUint32, ElementType::kUint64,
-    ElementType::kBfloat16,
-};
-
-std::string ShapeToString(const std::vector<int64_t>& v) {
-  std::string s = "{";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "}";
-}
-
-int64_t Uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
 
 HostTensor RandomTensor(std::mt19937_64& rng, ElementType type, std::vector<int64_t> shape) {
   HostTensor t;
@@ -68,62 +59,10 @@ HostTensor RandomTensor(std::mt19937_64& rng, ElementType type, std::vector<int6
   return t;
 }
 
-// Index tensor (INT32 or INT64) whose element i holds values[i].
-HostTensor IndexTensor(ElementType type, std::vector<int64_t> shape,
-                       const std::vector<int64_t>& values) {
-  HostTensor t;
-  t.type = type;
-  t.shape = std::move(shape);
-  for (int64_t v : values) {
-    if (type == ElementType::kInt32) {
-      const int32_t narrow = static_cast<int32_t>(v);
-      const auto* p = reinterpret_cast<const uint8_t*>(&narrow);
-      t.bytes.insert(t.bytes.end(), p, p + 4);
-    } else {
-      const auto* p = reinterpret_cast<const uint8_t*>(&v);
-      t.bytes.insert(t.bytes.end(), p, p + 8);
-    }
-  }
-  return t;
-}
-
-// Row-major element index of `coord` in `shape`.
-uint64_t Linear(const std::vector<int64_t>& shape, const std::vector<int64_t>& coord) {
-  uint64_t index = 0;
-  for (size_t d = 0; d < shape.size(); ++d) index = index * shape[d] + coord[d];
-  return index;
-}
-
-// Calls fn(coord) for every coordinate of `shape` in row-major order.
-template <typename Fn>
-void ForEachCoord(const std::vector<int64_t>& shape, Fn fn) {
-  for (int64_t d : shape) {
-    if (d == 0) return;
-  }
-  std::vector<int64_t> coord(shape.size(), 0);
-  while (true) {
-    fn(coord);
-    size_t d = shape.size();
-    while (d > 0 && ++coord[d - 1] == shape[d - 1]) coord[--d] = 0;
-    if (d == 0) return;
-  }
-}
-
 // Copies element `from` of `src` to element `to` of `dst` (same element type).
 void CopyElement(const HostTensor& src, uint64_t from, HostTensor* dst, uint64_t to) {
   const uint32_t bytes = dmlcpu::onnx::ElementSizeBytes(src.type);
   std::copy_n(src.bytes.begin() + from * bytes, bytes, dst->bytes.begin() + to * bytes);
-}
-
-int64_t IndexValue(const HostTensor& indices, uint64_t i) {
-  if (indices.type == ElementType::kInt32) {
-    int32_t v;
-    std::memcpy(&v, indices.bytes.data() + 4 * i, 4);
-    return v;
-  }
-  int64_t v;
-  std::memcpy(&v, indices.bytes.data() + 8 * i, 8);
-  return v;
 }
 
 // Runs an adapted node and compares with the model's output (shape and bytes). `strided` lays
@@ -240,7 +179,7 @@ TEST(OnnxSliceRandomTest, MatchesNumPyStyleModel) {
     const size_t r = static_cast<size_t>(Uniform(rng, 1, 6));
     std::vector<int64_t> shape(r);
     for (int64_t& d : shape) d = Uniform(rng, 0, 40) == 0 ? 0 : Uniform(rng, 1, 6);
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const HostTensor data = RandomTensor(rng, type, shape);
 
     SliceParams p;
@@ -382,7 +321,7 @@ TEST(OnnxGatherRandomTest, MatchesModel) {
     for (int64_t& d : idx_shape) d = Uniform(rng, 0, 30) == 0 ? 0 : Uniform(rng, 1, 4);
     const int64_t axis = Uniform(rng, -static_cast<int64_t>(r), r - 1);
     const int64_t dim = shape[axis < 0 ? axis + r : axis];
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const HostTensor data = RandomTensor(rng, type, shape);
     const HostTensor indices = RandomIndices(rng, idx_shape, dim);
     scalar_cases += q == 0;
@@ -466,7 +405,7 @@ TEST(OnnxGatherElementsRandomTest, MatchesModel) {
       smaller |= d != a && idx_shape[d] < shape[d];
     }
     smaller_cases += smaller;
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const HostTensor data = RandomTensor(rng, type, shape);
     const HostTensor indices = RandomIndices(rng, idx_shape, shape[a]);
     const std::string what = "GatherElements data " + ShapeToString(shape) + " indices " +
@@ -517,7 +456,7 @@ TEST(OnnxGatherNdRandomTest, MatchesModel) {
     for (int64_t& d : shape) d = Uniform(rng, 1, 4);
     for (size_t d = 0; d + 1 < q; ++d) idx_shape[d] = d < b ? shape[d] : Uniform(rng, 1, 3);
     idx_shape[q - 1] = static_cast<int64_t>(t);
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const HostTensor data = RandomTensor(rng, type, shape);
     // Component j of every tuple indexes data dim b + j.
     HostTensor shape_only;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/onnx_model_util.h"
 #include "conformance/onnx_movement_runner.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
@@ -25,22 +26,6 @@ uint64_t Count(const Shape& s) {
   uint64_t n = 1;
   for (int64_t d : s) n *= static_cast<uint64_t>(d);
   return n;
-}
-
-// Row-major coordinate of element i.
-Shape Coord(const Shape& s, uint64_t i) {
-  Shape c(s.size());
-  for (size_t d = s.size(); d-- > 0;) {
-    c[d] = static_cast<int64_t>(i % static_cast<uint64_t>(s[d]));
-    i /= static_cast<uint64_t>(s[d]);
-  }
-  return c;
-}
-
-uint64_t Linear(const Shape& s, const Shape& c) {
-  uint64_t i = 0;
-  for (size_t d = 0; d < s.size(); ++d) i = i * static_cast<uint64_t>(s[d]) + c[d];
-  return i;
 }
 
 HostTensor Random(std::mt19937_64& rng, ElementType type, Shape shape) {

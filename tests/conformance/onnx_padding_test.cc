@@ -11,13 +11,16 @@
 #include <vector>
 
 #include "conformance/adapter_runner.h"
+#include "conformance/onnx_model_util.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 
 namespace {
 
 using dmlcpu::onnx::ElementType;
+using dmlcpu_test::Coord;
 using dmlcpu_test::HostTensor;
+using dmlcpu_test::Linear;
 
 HostTensor Iota(ElementType type, std::vector<int64_t> shape) {
   HostTensor t{type, std::move(shape), {}};
@@ -28,21 +31,6 @@ HostTensor Iota(ElementType type, std::vector<int64_t> shape) {
     std::memcpy(t.bytes.data() + i * width, &v, width);
   }
   return t;
-}
-
-std::vector<int64_t> Coord(const std::vector<int64_t>& shape, uint64_t i) {
-  std::vector<int64_t> c(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    c[d] = static_cast<int64_t>(i % static_cast<uint64_t>(shape[d]));
-    i /= static_cast<uint64_t>(shape[d]);
-  }
-  return c;
-}
-
-uint64_t Linear(const std::vector<int64_t>& shape, const std::vector<int64_t>& c) {
-  uint64_t i = 0;
-  for (size_t d = 0; d < shape.size(); ++d) i = i * static_cast<uint64_t>(shape[d]) + c[d];
-  return i;
 }
 
 // np.pad semantics (after cropping the negative pads): -1 means "the constant".

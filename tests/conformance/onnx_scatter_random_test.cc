@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "conformance/adapter_runner.h"
+#include "conformance/onnx_model_util.h"
 #include "dmlcpu/dmlcpu.h"
 #include "dmlcpu/onnx.h"
 #include "gtest/gtest.h"
@@ -34,25 +35,16 @@ using dmlcpu::StatusCode;
 using dmlcpu::onnx::ElementType;
 using dmlcpu::onnx::OperatorDesc;
 using dmlcpu::onnx::TensorType;
+using dmlcpu_test::ForEachCoord;
 using dmlcpu_test::HostTensor;
+using dmlcpu_test::IndexTensor;
+using dmlcpu_test::IndexValue;
+using dmlcpu_test::kOnnxDataTypes;
+using dmlcpu_test::Linear;
+using dmlcpu_test::ShapeToString;
+using dmlcpu_test::Uniform;
 
-const ElementType kDataTypes[] = {
-    ElementType::kFloat,  ElementType::kUint8,   ElementType::kInt8,   ElementType::kUint16,
-    ElementType::kInt16,  ElementType::kInt32,   ElementType::kInt64,  ElementType::kBool,
-    ElementType::kFloat16, ElementType::kDouble, ElementType::kUint32, ElementType::kUint64,
-    ElementType::kBfloat16,
-};
 const char* const kReductionNames[] = {"none", "add", "mul", "max", "min"};
-
-std::string ShapeToString(const std::vector<int64_t>& v) {
-  std::string s = "{";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s + "}";
-}
-
-int64_t Uniform(std::mt19937_64& rng, int64_t lo, int64_t hi) {
-  return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
-}
 
 uint64_t Elems(const std::vector<int64_t>& shape) {
   uint64_t elems = 1;
@@ -90,55 +82,6 @@ HostTensor RandomTensor(std::mt19937_64& rng, ElementType type, std::vector<int6
   t.shape = std::move(shape);
   FillRandom(rng, &t);
   return t;
-}
-
-HostTensor IndexTensor(ElementType type, std::vector<int64_t> shape,
-                       const std::vector<int64_t>& values) {
-  HostTensor t;
-  t.type = type;
-  t.shape = std::move(shape);
-  for (int64_t v : values) {
-    if (type == ElementType::kInt32) {
-      const int32_t narrow = static_cast<int32_t>(v);
-      const auto* p = reinterpret_cast<const uint8_t*>(&narrow);
-      t.bytes.insert(t.bytes.end(), p, p + 4);
-    } else {
-      const auto* p = reinterpret_cast<const uint8_t*>(&v);
-      t.bytes.insert(t.bytes.end(), p, p + 8);
-    }
-  }
-  return t;
-}
-
-int64_t IndexValue(const HostTensor& indices, uint64_t i) {
-  if (indices.type == ElementType::kInt32) {
-    int32_t v;
-    std::memcpy(&v, indices.bytes.data() + 4 * i, 4);
-    return v;
-  }
-  int64_t v;
-  std::memcpy(&v, indices.bytes.data() + 8 * i, 8);
-  return v;
-}
-
-uint64_t Linear(const std::vector<int64_t>& shape, const std::vector<int64_t>& coord) {
-  uint64_t index = 0;
-  for (size_t d = 0; d < shape.size(); ++d) index = index * shape[d] + coord[d];
-  return index;
-}
-
-template <typename Fn>
-void ForEachCoord(const std::vector<int64_t>& shape, Fn fn) {
-  for (int64_t d : shape) {
-    if (d == 0) return;
-  }
-  std::vector<int64_t> coord(shape.size(), 0);
-  while (true) {
-    fn(coord);
-    size_t d = shape.size();
-    while (d > 0 && ++coord[d - 1] == shape[d - 1]) coord[--d] = 0;
-    if (d == 0) return;
-  }
 }
 
 // ---- The reduction model -------------------------------------------------------------------
@@ -421,7 +364,7 @@ TEST(OnnxScatterElementsRandomTest, MatchesModel) {
     const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(r) : axis);
     std::vector<int64_t> idx_shape = shape;
     idx_shape[a] = Uniform(rng, 1, 2 * shape[a] + 1);  // more updates than positions: duplicates
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const ScatterReduction reduction = RandomReduction(rng, type);
     const bool few = Uniform(rng, 0, 2) == 0;
     const HostTensor data = RandomTensor(rng, type, shape);
@@ -470,7 +413,7 @@ TEST(OnnxScatterNdRandomTest, MatchesModel) {
     idx_shape[q - 1] = t;
     std::vector<int64_t> upd_shape(idx_shape.begin(), idx_shape.end() - 1);
     upd_shape.insert(upd_shape.end(), shape.begin() + t, shape.end());
-    const ElementType type = kDataTypes[Uniform(rng, 0, std::size(kDataTypes) - 1)];
+    const ElementType type = kOnnxDataTypes[Uniform(rng, 0, std::size(kOnnxDataTypes) - 1)];
     const ScatterReduction reduction = RandomReduction(rng, type);
     const bool few = Uniform(rng, 0, 2) == 0;
     std::vector<int64_t> values;
