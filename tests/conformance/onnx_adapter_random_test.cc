@@ -14,7 +14,6 @@
 // copies and moves of OperatorDesc. Needs only GoogleTest (not the ONNX packages).
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <numeric>

@@ -57,7 +57,8 @@ inline std::vector<int64_t> Coord(const std::vector<int64_t>& shape, uint64_t in
   return coord;
 }
 
-// Calls fn(coord) for every coordinate of `shape` in row-major order (none for an empty shape).
+// Calls fn(coord) for every coordinate of `shape` in row-major order: none when a dimension is
+// 0, one (the empty coordinate) for a rank-0 shape.
 template <typename Fn>
 void ForEachCoord(const std::vector<int64_t>& shape, Fn fn) {
   for (int64_t d : shape) {

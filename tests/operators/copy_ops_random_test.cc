@@ -14,6 +14,7 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "operators/copy_ops_cases.h"
+#include "support/devices.h"
 #include "support/tester.h"
 
 namespace dmlcpu_test {

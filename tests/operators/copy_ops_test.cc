@@ -13,6 +13,7 @@
 #include "dmlcpu/dmlcpu.h"
 #include "operators/copy_ops_cases.h"
 #include "reference/reference.h"
+#include "support/devices.h"
 #include "support/tester.h"
 
 namespace dmlcpu_test {

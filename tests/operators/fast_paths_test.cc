@@ -9,7 +9,7 @@
 //  - shared-index rows (GATHER on the innermost axis),
 //  - the software prefetch along the input stream (descending reads, block gathers), whose
 //    rows are copied in steps of a few hundred bytes, and small blocks in groups of ~1 KiB.
-// Outputs past the non-temporal thresholds are in streamed_output_test.cc.
+// Most outputs past the non-temporal thresholds are checked in streamed_output_test.cc.
 #include <cstdint>
 #include <string>
 #include <vector>

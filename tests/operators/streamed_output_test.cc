@@ -5,7 +5,6 @@
 // (guard bytes, output gaps) on 1, 2 and 8 threads, and Describe names the stores.
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "dmlcpu/dmlcpu.h"
 #include "gtest/gtest.h"

@@ -2,6 +2,7 @@
 // The planner's fast-path choices, each with the shape that decides it: block-gather prefetch,
 // stream stores against the output and footprint, element gathers, fused row gathers and the
 // packed strips of axis-0 GATHER_ELEMENTS.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>

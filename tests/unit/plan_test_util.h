@@ -37,9 +37,9 @@ struct Tensor {
 };
 
 // Compiles `desc` into its program (a single step for today's operators) and returns that
-// step's plan in *plan after checking the plan's invariants, like every test here.
+// step's plan in *plan after checking the plan's invariants (a failure of the calling test).
 inline Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Plan* plan,
-                   uint32_t concurrency = 0, Program* program_out = nullptr) {
+                          uint32_t concurrency = 0, Program* program_out = nullptr) {
   Program program;
   PlanSettings settings;
   settings.strict_indices = strict_indices;
@@ -55,7 +55,7 @@ inline Status CompilePlan(const DML_OPERATOR_DESC& desc, bool strict_indices, Pl
 }
 
 inline Plan CompileSlice1(const Tensor& in, const Tensor& out, std::vector<uint32_t> offsets,
-                   std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
+                          std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
   DML_SLICE1_OPERATOR_DESC slice = {&in.desc, &out.desc, static_cast<uint32_t>(offsets.size()),
                                     offsets.data(), sizes.data(), strides.data()};
   Plan plan;
@@ -67,7 +67,7 @@ inline Plan CompileSlice1(const Tensor& in, const Tensor& out, std::vector<uint3
 // GATHER_ELEMENTS along axis 0 of a {rows, cols} input of `type` with int64 ids, `out_rows`
 // output rows, planned for `concurrency` threads.
 inline Plan AxisZeroGatherElementsPlan(DML_TENSOR_DATA_TYPE type, uint32_t rows, uint32_t cols,
-                                uint32_t out_rows, uint32_t concurrency = 0) {
+                                       uint32_t out_rows, uint32_t concurrency = 0) {
   Tensor in(type, {rows, cols});
   Tensor idx(DML_TENSOR_DATA_TYPE_INT64, {out_rows, cols});
   Tensor out(type, {out_rows, cols});
