@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // ONNX node -> DirectML descriptor (include/dmlcpu/onnx.h): the Builder, the checks every op
 // shares and the element-type helpers (onnx_internal.h); the OperatorDesc members are
-// operator_desc.cc. The ops themselves live in onnx_<family>.cc: pure shape arithmetic that validates the node as ONNX defines it, pads every
-// tensor to one DimensionCount (right-aligned, leading 1s) and fills an owning OperatorDesc.
+// operator_desc.cc. The ops themselves live in onnx_<family>.cc: pure shape arithmetic that
+// validates the node as ONNX defines it, pads every tensor to one DimensionCount (right-aligned,
+// leading 1s) and fills an owning OperatorDesc.
 #include "dmlcpu/onnx.h"
 
 #include <cinttypes>

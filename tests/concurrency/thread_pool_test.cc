@@ -24,6 +24,7 @@
 #if !defined(DMLCPU_TEST_NO_TBB)
 #include "dmlcpu/tbb.h"
 #endif
+#include "support/moderate_cases.h"
 #include "support/tester.h"
 #include "support/thread_pool.h"
 
@@ -42,58 +43,17 @@ GatherTester LargeGather() {
   return tester;
 }
 
-// One case of every operator, each with a few hundred KiB of output and strided layouts.
+// One case of every gather and slice operator, each with a few hundred KiB of output and strided
+// layouts, and GATHER_ELEMENTS along the outer axis of a large input (packed strips, whose tasks
+// start on whole strips).
 std::vector<std::unique_ptr<OperatorCase>> EveryOperator() {
-  std::vector<std::unique_ptr<OperatorCase>> cases;
-  cases.push_back(LargeGather().BuildCase());
-  cases.push_back(GatherElementsTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
-                      .InputSizes({256, 300})
-                      .IndicesSizes({256, 400})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT32)
-                      .Axis(1)
-                      .BuildCase());
-  // Along the outer axis of a large input: packed strips, whose tasks start on whole strips.
+  std::vector<std::unique_ptr<OperatorCase>> cases = ModerateGatherSliceCases();
   cases.push_back(GatherElementsTester()
                       .DataType(DML_TENSOR_DATA_TYPE_UINT8)
                       .InputSizes({2048, 1024})
                       .IndicesSizes({512, 1024})
                       .IndexType(DML_TENSOR_DATA_TYPE_INT32)
                       .Axis(0)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT64)
-                      .InputSizes({1, 40, 30, 16})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({1, 1, 1000, 2})
-                      .IndicesDimensionCount(2)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT8)
-                      .InputSizes({8, 50, 700})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({8, 64, 1})
-                      .IndicesDimensionCount(3)
-                      .BatchDimensionCount(1)
-                      .UseGatherNd1(true)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
-                      .BuildCase());
-  cases.push_back(SliceTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT32)
-                      .InputSizes({64, 300, 20})
-                      .InputStrides({6400, 21, 1})
-                      .Offsets({3, 1, 2})
-                      .Sizes({30, 149, 9})
-                      .Strides({2, 2, 2})
-                      .BuildCase());
-  cases.push_back(Slice1Tester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT16)
-                      .InputSizes({32, 128, 64})
-                      .WindowOffsets({0, 10, 1})
-                      .WindowSizes({32, 100, 63})
-                      .WindowStrides({-1, 1, -1})
-                      .OutputStrides({100 * 64 + 7, 64, 1})
                       .BuildCase());
   return cases;
 }

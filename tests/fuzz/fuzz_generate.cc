@@ -48,6 +48,33 @@ bool IsImplementedType(uint32_t v) {
   return v < implemented.size() && implemented[v];
 }
 
+// SLICE, SLICE1 and SLICE_GRAD (SLICE1's window with the tensors' roles swapped): per
+// dimension an offset, a stride, a window size and whether the sliced tensor has one element
+// more than the window needs (SLICE1's strides may also be negative).
+void GenerateWindow(FuzzInput& in, uint32_t n, FuzzCase* c, std::vector<uint32_t>* in_sizes,
+                    std::vector<uint32_t>* out_sizes) {
+  const bool slice = c->type == DML_OPERATOR_SLICE;
+  const bool grad = c->type == DML_OPERATOR_SLICE_GRAD;
+  c->slice_dimension_count = n;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t offset = in.U8() % 3;
+    const uint32_t stride = 1 + in.U8() % 3;
+    const uint8_t extra = in.U8();
+    const uint32_t window = slice ? 1 + in.U8() % 4 : 1 + in.U8() % 5;
+    const auto signed_stride = static_cast<int32_t>(stride);
+    c->offsets.push_back(offset);
+    c->window_sizes.push_back(window);
+    c->window_strides.push_back(stride);
+    c->window_strides_signed.push_back(!slice && (extra & 2) ? -signed_stride : signed_stride);
+    // SLICE's sizes are its output's; SLICE1's window spans offset + window elements.
+    const uint32_t sliced = (slice ? offset + (window - 1) * stride + 1 : offset + window) +
+                            (extra & 1);
+    const uint32_t taken = slice ? window : 1 + (window - 1) / stride;
+    (grad ? out_sizes : in_sizes)->push_back(sliced);
+    (grad ? in_sizes : out_sizes)->push_back(taken);
+  }
+}
+
 }  // namespace
 
 void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
@@ -116,23 +143,11 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
       out_sizes = to_space ? space : depth;
       break;
     }
-    case DML_OPERATOR_SLICE_GRAD: {  // SLICE1 with the tensors' roles swapped
-      c->slice_dimension_count = n;
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t offset = in.U8() % 3;
-        const uint32_t stride = 1 + in.U8() % 3;
-        const uint8_t extra = in.U8();
-        const uint32_t window = 1 + in.U8() % 5;
-        c->offsets.push_back(offset);
-        c->window_sizes.push_back(window);
-        c->window_strides.push_back(stride);
-        c->window_strides_signed.push_back((extra & 2) ? -static_cast<int32_t>(stride)
-                                                       : static_cast<int32_t>(stride));
-        out_sizes.push_back(offset + window + (extra & 1));
-        in_sizes.push_back(1 + (window - 1) / stride);
-      }
+    case DML_OPERATOR_SLICE:
+    case DML_OPERATOR_SLICE1:
+    case DML_OPERATOR_SLICE_GRAD:
+      GenerateWindow(in, n, c, &in_sizes, &out_sizes);
       break;
-    }
     case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
       in_sizes = Dims(in, n);
       out_sizes = in_sizes;
@@ -164,54 +179,26 @@ void Generate(FuzzInput& in, bool hostile, FuzzCase* c) {
     case DML_OPERATOR_SPLIT:
       GenerateMultiOp(in, n, c, &in_sizes, &idx_sizes, &out_sizes);
       break;
-    default:
-      if (c->type == DML_OPERATOR_GATHER_ND || c->type == DML_OPERATOR_GATHER_ND1) {
-        const uint32_t r = 1 + in.U8() % n1;
-        const uint32_t q = 1 + in.U8() % n1;
-        const uint32_t b =
-            c->type == DML_OPERATOR_GATHER_ND1 ? in.U8() % std::min(r, q) : 0;
-        in_sizes.assign(n, 1);
-        for (uint32_t i = n - std::min(r, n); i < n; ++i) in_sizes[i] = Dim(in);
-        idx_sizes.assign(n, 1);
-        for (uint32_t i = n - std::min(q, n); i < n; ++i) idx_sizes[i] = Dim(in);
-        for (uint32_t j = 0; j < b && n >= r && n >= q; ++j) {
-          idx_sizes[n - q + j] = in_sizes[n - r + j];
-        }
-        if (n >= 1 && r > b) idx_sizes[n - 1] = 1 + in.U8() % (r - b);
-        c->attr[0] = r;
-        c->attr[1] = q;
-        c->attr[2] = b;
-        if (!dmlcpu_test::GatherNdOutputSizes(in_sizes, idx_sizes, r, q, b, &out_sizes)) {
-          out_sizes = in_sizes;
-        }
-      } else {  // SLICE, SLICE1
-        c->slice_dimension_count = n;
-        for (uint32_t i = 0; i < n; ++i) {
-          const uint32_t offset = in.U8() % 3;
-          const uint32_t stride = 1 + in.U8() % 3;
-          const uint8_t extra = in.U8();
-          if (c->type == DML_OPERATOR_SLICE) {
-            const uint32_t out = 1 + in.U8() % 4;
-            c->offsets.push_back(offset);
-            c->window_sizes.push_back(out);
-            c->window_strides.push_back(stride);
-            c->window_strides_signed.push_back(static_cast<int32_t>(stride));
-            in_sizes.push_back(offset + (out - 1) * stride + 1 + (extra & 1));
-            out_sizes.push_back(out);
-          } else {
-            const uint32_t window = 1 + in.U8() % 5;
-            const int32_t signed_stride = (extra & 2) ? -static_cast<int32_t>(stride)
-                                                      : static_cast<int32_t>(stride);
-            c->offsets.push_back(offset);
-            c->window_sizes.push_back(window);
-            c->window_strides.push_back(stride);
-            c->window_strides_signed.push_back(signed_stride);
-            in_sizes.push_back(offset + window + (extra & 1));
-            out_sizes.push_back(1 + (window - 1) / stride);
-          }
-        }
+    default: {  // GATHER_ND, GATHER_ND1
+      const uint32_t r = 1 + in.U8() % n1;
+      const uint32_t q = 1 + in.U8() % n1;
+      const uint32_t b = c->type == DML_OPERATOR_GATHER_ND1 ? in.U8() % std::min(r, q) : 0;
+      in_sizes.assign(n, 1);
+      for (uint32_t i = n - std::min(r, n); i < n; ++i) in_sizes[i] = Dim(in);
+      idx_sizes.assign(n, 1);
+      for (uint32_t i = n - std::min(q, n); i < n; ++i) idx_sizes[i] = Dim(in);
+      for (uint32_t j = 0; j < b && n >= r && n >= q; ++j) {
+        idx_sizes[n - q + j] = in_sizes[n - r + j];
+      }
+      if (n >= 1 && r > b) idx_sizes[n - 1] = 1 + in.U8() % (r - b);
+      c->attr[0] = r;
+      c->attr[1] = q;
+      c->attr[2] = b;
+      if (!dmlcpu_test::GatherNdOutputSizes(in_sizes, idx_sizes, r, q, b, &out_sizes)) {
+        out_sizes = in_sizes;
       }
       break;
+    }
   }
   c->input.SetSizes(in_sizes);
   c->indices.SetSizes(idx_sizes);

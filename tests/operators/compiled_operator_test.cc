@@ -13,69 +13,16 @@
 #include "dmlcpu/dml_compat.h"
 #include "dmlcpu/dmlcpu.h"
 #include "support/devices.h"
+#include "support/moderate_cases.h"
 #include "support/tester.h"
 
 namespace dmlcpu_test {
 namespace {
 
-// Moderate cases of every operator (a few hundred KiB of output, so several threads overlap).
-std::vector<std::unique_ptr<OperatorCase>> ModerateCases() {
-  std::vector<std::unique_ptr<OperatorCase>> cases;
-  cases.push_back(GatherTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT32)
-                      .InputSizes({512, 64})
-                      .IndicesSizes({1, 2048})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT64)
-                      .Axis(0)
-                      .IndexDimensions(1)
-                      .BuildCase());
-  cases.push_back(GatherElementsTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_UINT16)
-                      .InputSizes({256, 300})
-                      .IndicesSizes({256, 400})
-                      .IndexType(DML_TENSOR_DATA_TYPE_INT32)
-                      .Axis(1)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT64)
-                      .InputSizes({1, 40, 30, 16})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({1, 1, 1000, 2})
-                      .IndicesDimensionCount(2)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT32)
-                      .BuildCase());
-  cases.push_back(GatherNdTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT8)
-                      .InputSizes({8, 50, 700})
-                      .InputDimensionCount(3)
-                      .IndicesSizes({8, 64, 1})
-                      .IndicesDimensionCount(3)
-                      .BatchDimensionCount(1)
-                      .IndexType(DML_TENSOR_DATA_TYPE_UINT64)
-                      .BuildCase());
-  cases.push_back(SliceTester()
-                      .DataType(DML_TENSOR_DATA_TYPE_INT32)
-                      .InputSizes({64, 300, 20})
-                      .InputStrides({6400, 21, 1})
-                      .Offsets({3, 1, 2})
-                      .Sizes({30, 149, 9})
-                      .Strides({2, 2, 2})
-                      .BuildCase());
-  cases.push_back(Slice1Tester()
-                      .DataType(DML_TENSOR_DATA_TYPE_FLOAT16)
-                      .InputSizes({32, 128, 64})
-                      .WindowOffsets({0, 10, 1})
-                      .WindowSizes({32, 100, 63})
-                      .WindowStrides({-1, 1, -1})
-                      .OutputStrides({100 * 64 + 7, 64, 1})
-                      .BuildCase());
-  return cases;
-}
-
 TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
   constexpr int kThreads = 4;
   constexpr int kRepeats = 6;
-  for (const auto& op_case : ModerateCases()) {
+  for (const auto& op_case : ModerateGatherSliceCases()) {
     ASSERT_NE(op_case, nullptr);
     SCOPED_TRACE(op_case->description);
     const CaseBuffers buffers = PrepareBuffers(*op_case, 77);
@@ -116,8 +63,8 @@ TEST(CompiledOperatorTest, ConcurrentExecuteFromFourThreads) {
 }
 
 TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
-  std::vector<std::unique_ptr<OperatorCase>> kept = ModerateCases();
-  std::vector<std::unique_ptr<OperatorCase>> doomed = ModerateCases();
+  std::vector<std::unique_ptr<OperatorCase>> kept = ModerateGatherSliceCases();
+  std::vector<std::unique_ptr<OperatorCase>> doomed = ModerateGatherSliceCases();
   for (size_t i = 0; i < kept.size(); ++i) {
     ASSERT_NE(kept[i], nullptr);
     SCOPED_TRACE(kept[i]->description);
@@ -125,7 +72,7 @@ TEST(CompiledOperatorTest, CompileDeepCopiesDescriptor) {
     ASSERT_TRUE(buffers.reference.ok) << buffers.reference.error;
     for (const dmlcpu::Device* device : DevicesWithEnginePool()) {
       std::unique_ptr<OperatorCase> victim = std::move(doomed[i]);
-      if (victim == nullptr) victim = std::move(ModerateCases()[i]);
+      if (victim == nullptr) victim = std::move(ModerateGatherSliceCases()[i]);
       dmlcpu::StatusOr<dmlcpu::CompiledOperator> compiled = device->Compile(victim->op_desc);
       ASSERT_TRUE(compiled.ok()) << compiled.status().message();
       // Overwrite every array and struct of the descriptor, then free it.
