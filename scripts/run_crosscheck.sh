@@ -59,6 +59,9 @@ echo "run_crosscheck: worked examples through the D3D12 backend (real DirectML)"
 (cd "$run_dir" && run_wine ./d3d12_backend_test.exe d3d12) || die "worked examples on DirectML"
 echo "run_crosscheck: kAuto without DirectML.dll (Windows build)"
 (cd "$no_dml_dir" && run_wine ./d3d12_backend_test.exe cpu) || die "kAuto fallback under wine"
+echo "run_crosscheck: kAuto without d3d12.dll (Windows build; DirectML.dll beside it)"
+(cd "$run_dir" && WINEDLLOVERRIDES="${WINEDLLOVERRIDES:+$WINEDLLOVERRIDES;}d3d12,dxgi=d" \
+  run_wine ./d3d12_backend_test.exe no-d3d12) || die "kAuto without d3d12.dll under wine"
 echo "run_crosscheck: kAuto on the native build"
 "$native"/tests/d3d12/d3d12_backend_test cpu >/dev/null || die "native kAuto"
 

@@ -7,6 +7,8 @@
 //          ExecuteNative on a CPU operator is refused.
 //   cpu:   no DirectML (native Linux builds, or a Windows exe without DirectML.dll): kAuto must
 //          report the CPU backend with a reason and run the examples correctly; kD3D12 must fail.
+//   no-d3d12: as cpu, for a Windows exe run where d3d12.dll cannot be loaded (wine with
+//          WINEDLLOVERRIDES=d3d12,dxgi=d): it must start, and the reason must name d3d12.dll.
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -255,8 +257,17 @@ void AdoptedDeviceAndNativeBuffers() {
   ID3D12CommandQueue* queue = nullptr;
   D3D12_COMMAND_QUEUE_DESC queue_desc = {};
   queue_desc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
-  bool ok = SUCCEEDED(D3D12CreateDevice(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device),
-                                        reinterpret_cast<void**>(&d3d))) &&
+  // Loaded like dmlcpu.dll loads it, so that this program starts where d3d12.dll is absent.
+  using CreateDeviceFn = HRESULT(WINAPI*)(IUnknown*, D3D_FEATURE_LEVEL, REFIID, void**);
+  const HMODULE d3d12 = LoadLibraryW(L"d3d12.dll");
+  const auto create_device =
+      d3d12 == nullptr ? nullptr
+                       : reinterpret_cast<CreateDeviceFn>(
+                             reinterpret_cast<void*>(GetProcAddress(d3d12, "D3D12CreateDevice")));
+  CHECK(create_device != nullptr, "d3d12.dll's D3D12CreateDevice");
+  if (create_device == nullptr) return;
+  bool ok = SUCCEEDED(create_device(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device),
+                                    reinterpret_cast<void**>(&d3d))) &&
             SUCCEEDED(d3d->CreateCommandQueue(&queue_desc, __uuidof(ID3D12CommandQueue),
                                               reinterpret_cast<void**>(&queue)));
   CHECK(ok, "D3D12CreateDevice / CreateCommandQueue");
@@ -419,11 +430,15 @@ int main(int argc, char** argv) {
   }
 #endif
 
-  if (mode == "cpu") {
+  if (mode == "cpu" || mode == "no-d3d12") {
     CHECK(automatic.backend() == dmlcpu::Backend::kCpu, "kAuto chose %s",
           dmlcpu::BackendName(automatic.backend()));
     CHECK(automatic.backend_reason().rfind("kAuto: ", 0) == 0, "reason '%s'",
           automatic.backend_reason().c_str());
+    // Without d3d12.dll (mode no-d3d12) the library still loads; the reason names the DLL.
+    CHECK(mode != "no-d3d12" ||
+              automatic.backend_reason().find("LoadLibrary(d3d12.dll)") != std::string::npos,
+          "reason '%s' does not name d3d12.dll", automatic.backend_reason().c_str());
     CHECK(dmlcpu_device_backend(c_device) == DMLCPU_BACKEND_CPU, "C ABI AUTO not CPU");
     SpecExamples(automatic, dmlcpu::Backend::kCpu);
     options.backend = dmlcpu::Backend::kD3D12;

@@ -23,6 +23,52 @@ namespace dmlcpu {
 namespace internal {
 namespace d3d12 {
 
+namespace {
+
+// d3d12.dll and dxgi.dll are loaded when a D3D12 device is first asked for, not imported, so
+// that dmlcpu.dll (and its CPU backend) loads where D3D12 is absent. Loaded once, never freed,
+// as an import would be.
+using D3d12CreateDeviceFn = HRESULT(WINAPI*)(IUnknown*, D3D_FEATURE_LEVEL, REFIID, void**);
+using CreateDxgiFactory1Fn = HRESULT(WINAPI*)(REFIID, void**);
+struct D3d12Entries {
+  D3d12CreateDeviceFn create_device = nullptr;
+  CreateDxgiFactory1Fn create_factory = nullptr;
+  Status status;
+};
+
+// Resolves `name` in `module` into `fn`; a message naming both when it is missing.
+template <typename Fn>
+Status Resolve(HMODULE module, const char* dll, const char* name, Fn* fn) {
+  *fn = reinterpret_cast<Fn>(reinterpret_cast<void*>(GetProcAddress(module, name)));
+  if (*fn != nullptr) return Status::Ok();
+  return Status(StatusCode::kUnsupported, std::string(dll) + " has no " + name);
+}
+
+D3d12Entries LoadD3d12Entries() {
+  D3d12Entries entries;
+  const HMODULE d3d12 = LoadLibraryW(L"d3d12.dll");
+  const HMODULE dxgi = d3d12 != nullptr ? LoadLibraryW(L"dxgi.dll") : nullptr;
+  if (dxgi == nullptr) {
+    entries.status = Status(
+        StatusCode::kUnsupported,
+        HresultMessage(d3d12 == nullptr ? "LoadLibrary(d3d12.dll)" : "LoadLibrary(dxgi.dll)",
+                       static_cast<int32_t>(HRESULT_FROM_WIN32(GetLastError()))));
+    return entries;
+  }
+  entries.status = Resolve(d3d12, "d3d12.dll", "D3D12CreateDevice", &entries.create_device);
+  if (entries.status.ok()) {
+    entries.status = Resolve(dxgi, "dxgi.dll", "CreateDXGIFactory1", &entries.create_factory);
+  }
+  return entries;
+}
+
+const D3d12Entries& D3d12() {
+  static const D3d12Entries entries = LoadD3d12Entries();
+  return entries;
+}
+
+}  // namespace
+
 class Context {
  public:
   ~Context() {
@@ -94,6 +140,8 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
                      std::string* description) {
   const char* raw = std::getenv("DMLCPU_D3D12_RAW_DIRECTML");
   raw_descriptors_ = raw != nullptr && raw[0] == '1';
+  // Without a caller's device D3D12 itself comes first: DirectML.dll needs it to load too.
+  if (native_device == nullptr && !D3d12().status.ok()) return D3d12().status;
   dml_module_ = LoadLibraryW(L"DirectML.dll");
   if (dml_module_ == nullptr) {
     return Status(StatusCode::kUnsupported,
@@ -112,9 +160,10 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
     device_->AddRef();
     *description = "caller's ID3D12Device";
   } else {
+    const D3d12Entries& d3d12 = D3d12();
     ComPtr<IDXGIFactory4> factory;
     DMLCPU_RETURN_IF_FAILED("CreateDXGIFactory1",
-                            CreateDXGIFactory1(__uuidof(IDXGIFactory4), factory.PutVoid()));
+                            d3d12.create_factory(__uuidof(IDXGIFactory4), factory.PutVoid()));
     ComPtr<IDXGIAdapter1> adapter;
     for (UINT i = 0; factory->EnumAdapters1(i, adapter.Put()) != DXGI_ERROR_NOT_FOUND; ++i) {
       DXGI_ADAPTER_DESC1 adapter_desc;
@@ -122,8 +171,8 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
       const bool software = (adapter_desc.Flags & DXGI_ADAPTER_FLAG_SOFTWARE) != 0 ||
                             (adapter_desc.VendorId == 0x1414 && adapter_desc.DeviceId == 0x8c);
       if (software && require_hardware) continue;
-      if (SUCCEEDED(D3D12CreateDevice(adapter.Get(), D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device),
-                                      device_.PutVoid()))) {
+      if (SUCCEEDED(d3d12.create_device(adapter.Get(), D3D_FEATURE_LEVEL_11_0,
+                                        __uuidof(ID3D12Device), device_.PutVoid()))) {
         char name[128];
         std::snprintf(name, sizeof(name), "%ls", adapter_desc.Description);
         *description = name;
