@@ -5,8 +5,8 @@
 #   2. the mingw cross build (preset "mingw": dmlcpu.dll with Highway and oneTBB, built by
 #      scripts/setup_mingw_deps.sh) and the native comparer;
 #   3. the worked examples of docs/semantics.md#worked-examples through Backend::kD3D12, and
-#      kAuto falling back to the CPU when DirectML.dll is absent from the exe's directory or
-#      there is no adapter;
+#      kAuto falling back to the CPU when DirectML.dll is absent from the exe's directory, when
+#      d3d12.dll and dxgi.dll cannot be loaded, or when there is no adapter;
 #   4. CROSSCHECK_CASES (default 2400) seeded random cases through DirectML and through the
 #      Windows build's CPU backend, both compared byte for byte with the native CPU backend.
 # Fails loudly when anything cannot be set up; it never skips.

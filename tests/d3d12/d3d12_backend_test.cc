@@ -7,8 +7,9 @@
 //          ExecuteNative on a CPU operator is refused.
 //   cpu:   no DirectML (native Linux builds, or a Windows exe without DirectML.dll): kAuto must
 //          report the CPU backend with a reason and run the examples correctly; kD3D12 must fail.
-//   no-d3d12: as cpu, for a Windows exe run where d3d12.dll cannot be loaded (wine with
-//          WINEDLLOVERRIDES=d3d12,dxgi=d): it must start, and the reason must name d3d12.dll.
+//   no-d3d12: as cpu, for a Windows exe (Windows builds only) run where d3d12.dll cannot be
+//          loaded (wine with WINEDLLOVERRIDES=d3d12,dxgi=d): it must start, and the reason must
+//          name d3d12.dll.
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -258,7 +259,7 @@ void AdoptedDeviceAndNativeBuffers() {
   D3D12_COMMAND_QUEUE_DESC queue_desc = {};
   queue_desc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
   // Loaded like dmlcpu.dll loads it, so that this program starts where d3d12.dll is absent.
-  using CreateDeviceFn = HRESULT(WINAPI*)(IUnknown*, D3D_FEATURE_LEVEL, REFIID, void**);
+  using CreateDeviceFn = decltype(&::D3D12CreateDevice);
   const HMODULE d3d12 = LoadLibraryW(L"d3d12.dll");
   const auto create_device =
       d3d12 == nullptr ? nullptr
@@ -444,12 +445,12 @@ int main(int argc, char** argv) {
     options.backend = dmlcpu::Backend::kD3D12;
     auto d3d12 = dmlcpu::Device::Create(options);
     CHECK(!d3d12.ok() && d3d12.status().code() == dmlcpu::StatusCode::kUnsupported,
-          "kD3D12 without DirectML must fail");
+          "kD3D12 without DirectML or D3D12 must fail");
     if (!d3d12.ok()) std::printf("ok   kD3D12 refused: %s\n", d3d12.status().message().c_str());
     c_options.backend = DMLCPU_BACKEND_D3D12;
     dmlcpu_device* refused = nullptr;
     CHECK(dmlcpu_device_create_ex(&c_options, &refused) == DMLCPU_UNSUPPORTED && !refused,
-          "C ABI D3D12 without DirectML must fail");
+          "C ABI D3D12 without DirectML or D3D12 must fail");
   } else {
     options.backend = dmlcpu::Backend::kD3D12;
     auto d3d12 = dmlcpu::Device::Create(options);

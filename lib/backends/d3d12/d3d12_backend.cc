@@ -26,10 +26,10 @@ namespace d3d12 {
 namespace {
 
 // d3d12.dll and dxgi.dll are loaded when a D3D12 device is first asked for, not imported, so
-// that dmlcpu.dll (and its CPU backend) loads where D3D12 is absent. Loaded once, never freed,
-// as an import would be.
-using D3d12CreateDeviceFn = HRESULT(WINAPI*)(IUnknown*, D3D_FEATURE_LEVEL, REFIID, void**);
-using CreateDxgiFactory1Fn = HRESULT(WINAPI*)(REFIID, void**);
+// that dmlcpu.dll (and its CPU backend) loads where D3D12 is absent. Loaded once per process and
+// never freed, as an import would be; a failed load is kept, not retried.
+using D3d12CreateDeviceFn = decltype(&::D3D12CreateDevice);
+using CreateDxgiFactory1Fn = decltype(&::CreateDXGIFactory1);
 struct D3d12Entries {
   D3d12CreateDeviceFn create_device = nullptr;
   CreateDxgiFactory1Fn create_factory = nullptr;
@@ -141,7 +141,10 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
   const char* raw = std::getenv("DMLCPU_D3D12_RAW_DIRECTML");
   raw_descriptors_ = raw != nullptr && raw[0] == '1';
   // Without a caller's device D3D12 itself comes first: DirectML.dll needs it to load too.
-  if (native_device == nullptr && !D3d12().status.ok()) return D3d12().status;
+  if (native_device == nullptr) {
+    const Status& d3d12_status = D3d12().status;
+    if (!d3d12_status.ok()) return d3d12_status;
+  }
   dml_module_ = LoadLibraryW(L"DirectML.dll");
   if (dml_module_ == nullptr) {
     return Status(StatusCode::kUnsupported,
