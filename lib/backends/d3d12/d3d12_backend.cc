@@ -23,52 +23,6 @@ namespace dmlcpu {
 namespace internal {
 namespace d3d12 {
 
-namespace {
-
-// d3d12.dll and dxgi.dll are loaded when a D3D12 device is first asked for, not imported, so
-// that dmlcpu.dll (and its CPU backend) loads where D3D12 is absent. Loaded once per process and
-// never freed, as an import would be; a failed load is kept, not retried.
-using D3d12CreateDeviceFn = decltype(&::D3D12CreateDevice);
-using CreateDxgiFactory1Fn = decltype(&::CreateDXGIFactory1);
-struct D3d12Entries {
-  D3d12CreateDeviceFn create_device = nullptr;
-  CreateDxgiFactory1Fn create_factory = nullptr;
-  Status status;
-};
-
-// Resolves `name` in `module` into `fn`; a message naming both when it is missing.
-template <typename Fn>
-Status Resolve(HMODULE module, const char* dll, const char* name, Fn* fn) {
-  *fn = reinterpret_cast<Fn>(reinterpret_cast<void*>(GetProcAddress(module, name)));
-  if (*fn != nullptr) return Status::Ok();
-  return Status(StatusCode::kUnsupported, std::string(dll) + " has no " + name);
-}
-
-D3d12Entries LoadD3d12Entries() {
-  D3d12Entries entries;
-  const HMODULE d3d12 = LoadLibraryW(L"d3d12.dll");
-  const HMODULE dxgi = d3d12 != nullptr ? LoadLibraryW(L"dxgi.dll") : nullptr;
-  if (dxgi == nullptr) {
-    entries.status = Status(
-        StatusCode::kUnsupported,
-        HresultMessage(d3d12 == nullptr ? "LoadLibrary(d3d12.dll)" : "LoadLibrary(dxgi.dll)",
-                       static_cast<int32_t>(HRESULT_FROM_WIN32(GetLastError()))));
-    return entries;
-  }
-  entries.status = Resolve(d3d12, "d3d12.dll", "D3D12CreateDevice", &entries.create_device);
-  if (entries.status.ok()) {
-    entries.status = Resolve(dxgi, "dxgi.dll", "CreateDXGIFactory1", &entries.create_factory);
-  }
-  return entries;
-}
-
-const D3d12Entries& D3d12() {
-  static const D3d12Entries entries = LoadD3d12Entries();
-  return entries;
-}
-
-}  // namespace
-
 class Context {
  public:
   ~Context() {
@@ -142,7 +96,7 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
   raw_descriptors_ = raw != nullptr && raw[0] == '1';
   // Without a caller's device D3D12 itself comes first: DirectML.dll needs it to load too.
   if (native_device == nullptr) {
-    const Status& d3d12_status = D3d12().status;
+    const Status& d3d12_status = LoadedD3d12().status;
     if (!d3d12_status.ok()) return d3d12_status;
   }
   dml_module_ = LoadLibraryW(L"DirectML.dll");
@@ -163,7 +117,7 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
     device_->AddRef();
     *description = "caller's ID3D12Device";
   } else {
-    const D3d12Entries& d3d12 = D3d12();
+    const D3d12Entries& d3d12 = LoadedD3d12();
     ComPtr<IDXGIFactory4> factory;
     DMLCPU_RETURN_IF_FAILED("CreateDXGIFactory1",
                             d3d12.create_factory(__uuidof(IDXGIFactory4), factory.PutVoid()));

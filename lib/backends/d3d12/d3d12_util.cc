@@ -31,7 +31,38 @@ const char* HresultName(uint32_t hr) {
   }
 }
 
+// Resolves `name` in `module` into `fn`; a message naming both when it is missing.
+template <typename Fn>
+Status Resolve(HMODULE module, const char* dll, const char* name, Fn* fn) {
+  *fn = reinterpret_cast<Fn>(reinterpret_cast<void*>(GetProcAddress(module, name)));
+  if (*fn != nullptr) return Status::Ok();
+  return Status(StatusCode::kUnsupported, std::string(dll) + " has no " + name);
+}
+
+D3d12Entries LoadD3d12Entries() {
+  D3d12Entries entries;
+  const HMODULE d3d12 = LoadLibraryW(L"d3d12.dll");
+  const HMODULE dxgi = d3d12 != nullptr ? LoadLibraryW(L"dxgi.dll") : nullptr;
+  if (dxgi == nullptr) {
+    entries.status = Status(
+        StatusCode::kUnsupported,
+        HresultMessage(d3d12 == nullptr ? "LoadLibrary(d3d12.dll)" : "LoadLibrary(dxgi.dll)",
+                       static_cast<int32_t>(HRESULT_FROM_WIN32(GetLastError()))));
+    return entries;
+  }
+  entries.status = Resolve(d3d12, "d3d12.dll", "D3D12CreateDevice", &entries.create_device);
+  if (entries.status.ok()) {
+    entries.status = Resolve(dxgi, "dxgi.dll", "CreateDXGIFactory1", &entries.create_factory);
+  }
+  return entries;
+}
+
 }  // namespace
+
+const D3d12Entries& LoadedD3d12() {
+  static const D3d12Entries entries = LoadD3d12Entries();
+  return entries;
+}
 
 std::string HresultMessage(const char* call, int32_t hr) {
   char text[160];

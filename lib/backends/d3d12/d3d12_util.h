@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the D3D12 backend needs around COM and D3D12 (d3d12_backend.cc): an owning COM pointer,
-// HRESULTs as Statuses, and the calls whose C and C++ forms differ (MSVC returns structs,
-// mingw's headers take an out parameter).
+// HRESULTs as Statuses, D3D12's entry points loaded at run time, and the calls whose C and C++
+// forms differ (MSVC returns structs, mingw's headers take an out parameter).
 #ifndef DMLCPU_BACKENDS_D3D12_D3D12_UTIL_H_
 #define DMLCPU_BACKENDS_D3D12_D3D12_UTIL_H_
 
@@ -66,6 +66,16 @@ Status HresultStatus(const char* call, HRESULT hr);
     const HRESULT hr_ = (expr);                      \
     if (FAILED(hr_)) return HresultStatus(call, hr_); \
   } while (0)
+
+// d3d12.dll's and dxgi.dll's entry points, loaded at run time rather than imported so that
+// dmlcpu.dll (and its CPU backend) loads where D3D12 is absent. Loaded on the first call, once per
+// process, never freed (as an import would be); a failed load is kept in `status`, not retried.
+struct D3d12Entries {
+  decltype(&::D3D12CreateDevice) create_device = nullptr;
+  decltype(&::CreateDXGIFactory1) create_factory = nullptr;
+  Status status;
+};
+const D3d12Entries& LoadedD3d12();
 
 DML_BINDING_PROPERTIES BindingProperties(IDMLDispatchable* dispatchable);
 D3D12_CPU_DESCRIPTOR_HANDLE CpuHeapStart(ID3D12DescriptorHeap* heap);
