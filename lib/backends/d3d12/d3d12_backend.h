@@ -20,8 +20,9 @@ class Context;   // D3D12 device + queue + IDMLDevice + reusable staging buffers
 class Operator;  // IDMLCompiledOperator + its persistent resource
 
 // Loads d3d12.dll and dxgi.dll (unless native_device is given) and DirectML.dll, creates (or
-// adopts: native_device/native_queue may be null) the D3D12 device and queue and the IDMLDevice. `require_hardware`: fail on a software adapter (WARP).
-// On success `description` names the adapter.
+// adopts: native_device/native_queue may be null) the D3D12 device and queue and the IDMLDevice.
+// `require_hardware`: fail on a software adapter (WARP). On success `description` names the
+// adapter.
 StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* native_queue,
                                                  bool require_hardware, std::string* description);
 
