@@ -90,7 +90,8 @@ typedef struct dmlcpu_device_options {
   uint32_t max_threads;   /* as for dmlcpu_device_create; with parallel_for: the pool's width */
   dmlcpu_backend backend; /* DMLCPU_BACKEND_CPU when zero */
   void* d3d12_device;     /* optional ID3D12Device* to adopt (D3D12/AUTO) */
-  void* d3d12_queue;      /* optional ID3D12CommandQueue* to adopt (D3D12/AUTO) */
+  void* d3d12_queue;      /* optional ID3D12CommandQueue* to adopt (D3D12/AUTO); alone, its
+                           * device is used; with d3d12_device, it must be that device's */
   /* 0.2.0+: optional engine pool, used instead of oneTBB: each parallel step of an execute
    * makes one call with at most max_threads tasks (0: the CPUs this process may run on). */
   dmlcpu_parallel_for_fn parallel_for; /* NULL: dmlcpu's own threads */

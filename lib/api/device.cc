@@ -96,8 +96,12 @@ void SelectBackend(const DeviceOptions& options, DeviceState* state) {
     return;
   }
   state->backend = Backend::kD3D12;
+  // A caller's device and queue that do not belong together stay an invalid argument.
+  const StatusCode code = context.status().code() == StatusCode::kInvalidArgument
+                              ? StatusCode::kInvalidArgument
+                              : StatusCode::kUnsupported;
   state->backend_error =
-      Status(StatusCode::kUnsupported, "D3D12 backend unavailable: " + context.status().message());
+      Status(code, "D3D12 backend unavailable: " + context.status().message());
   state->backend_reason = state->backend_error.message();
 #else
   if (options.backend == Backend::kAuto) {

@@ -252,7 +252,8 @@ void SharedValidation(const dmlcpu::Device& device) {
 
 #if defined(_WIN32)
 // A caller that lives on the GPU: its own D3D12 device and queue adopted by the Device, and
-// ExecuteNative on its own DEFAULT-heap buffers (no copies by dmlcpu). G1 through that path.
+// ExecuteNative on its own DEFAULT-heap buffers (no copies by dmlcpu). G1 through that path, with
+// the device and queue and with the queue alone; a queue with another device is refused.
 void AdoptedDeviceAndNativeBuffers() {
   ID3D12Device* d3d = nullptr;
   ID3D12CommandQueue* queue = nullptr;
@@ -282,11 +283,6 @@ void AdoptedDeviceAndNativeBuffers() {
   CHECK(device.ok(), "adopted device: %s", device.status().message().c_str());
   if (!device.ok()) return;
 
-  Tensor ti(kF32, {4}), tx(kU32, {5}), to(kF32, {5});
-  DML_GATHER_OPERATOR_DESC d = {&ti.desc, &tx.desc, &to.desc, 0, 1};
-  auto op = device->Compile({DML_OPERATOR_GATHER, &d});
-  CHECK(op.ok(), "compile: %s", op.status().message().c_str());
-  if (!op.ok()) return;
   // One DEFAULT buffer: input at 0, indices at 256, output at 512; staged through UPLOAD and
   // READBACK buffers with the test's own command list.
   const float input[4] = {11, 12, 13, 14};
@@ -345,20 +341,66 @@ void AdoptedDeviceAndNativeBuffers() {
     allocator->Reset();
     list->Reset(allocator, nullptr);
   };
-  list->CopyBufferRegion(gpu, 0, up, 0, 1024);
-  submit();  // the buffer decays back to COMMON, promotable to UNORDERED_ACCESS
-  const dmlcpu::NativeBinding in[2] = {{gpu, 0, 16}, {gpu, 256, 20}};
-  const dmlcpu::NativeBinding out = {gpu, 512, 20};
-  dmlcpu::Status s = op->ExecuteNative(in, 2, &out, 1);
-  CHECK(s.ok(), "ExecuteNative: %s", s.message().c_str());
-  list->CopyBufferRegion(down, 0, gpu, 0, 1024);
-  submit();
-  down->Map(0, nullptr, reinterpret_cast<void**>(&mapped));
-  const bool same = std::memcmp(mapped + 512, expected, sizeof(expected)) == 0 &&
-                    mapped[512 + sizeof(expected)] == 0xCD;
-  down->Unmap(0, nullptr);
-  CHECK(same, "ExecuteNative output differs from G1");
-  if (same) std::printf("ok   G1 via an adopted device/queue and ExecuteNative\n");
+  // G1 on `adopted` through ExecuteNative on the caller's buffer.
+  auto run_g1 = [&](const dmlcpu::Device& adopted, const char* how) {
+    Tensor ti(kF32, {4}), tx(kU32, {5}), to(kF32, {5});
+    DML_GATHER_OPERATOR_DESC d = {&ti.desc, &tx.desc, &to.desc, 0, 1};
+    auto op = adopted.Compile({DML_OPERATOR_GATHER, &d});
+    CHECK(op.ok(), "compile (%s): %s", how, op.status().message().c_str());
+    if (!op.ok()) return;
+    list->CopyBufferRegion(gpu, 0, up, 0, 1024);
+    submit();  // the buffer decays back to COMMON, promotable to UNORDERED_ACCESS
+    const dmlcpu::NativeBinding in[2] = {{gpu, 0, 16}, {gpu, 256, 20}};
+    const dmlcpu::NativeBinding out = {gpu, 512, 20};
+    dmlcpu::Status s = op->ExecuteNative(in, 2, &out, 1);
+    CHECK(s.ok(), "ExecuteNative (%s): %s", how, s.message().c_str());
+    list->CopyBufferRegion(down, 0, gpu, 0, 1024);
+    submit();
+    down->Map(0, nullptr, reinterpret_cast<void**>(&mapped));
+    const bool same = std::memcmp(mapped + 512, expected, sizeof(expected)) == 0 &&
+                      mapped[512 + sizeof(expected)] == 0xCD;
+    down->Unmap(0, nullptr);
+    CHECK(same, "ExecuteNative output differs from G1 (%s)", how);
+    if (same) std::printf("ok   G1 via %s and ExecuteNative\n", how);
+  };
+  run_g1(*device, "an adopted device/queue");
+
+  // A queue alone brings its own device, so the caller's buffers bind on it.
+  options.d3d12_device = nullptr;
+  auto from_queue = dmlcpu::Device::Create(options);
+  CHECK(from_queue.ok(), "adopted queue alone: %s", from_queue.status().message().c_str());
+  if (from_queue.ok()) {
+    CHECK(from_queue->backend_reason().find("caller's queue") != std::string::npos,
+          "adopted queue alone: reason '%s'", from_queue->backend_reason().c_str());
+    run_g1(*from_queue, "an adopted queue alone");
+  }
+
+  // A queue given with another device than its own is refused (where D3D12 gives a second
+  // device; it may return the adapter's one device again).
+  ID3D12Device* other = nullptr;
+  if (SUCCEEDED(create_device(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device),
+                              reinterpret_cast<void**>(&other)))) {
+    IUnknown* identity_a = nullptr;
+    IUnknown* identity_b = nullptr;
+    d3d->QueryInterface(__uuidof(IUnknown), reinterpret_cast<void**>(&identity_a));
+    other->QueryInterface(__uuidof(IUnknown), reinterpret_cast<void**>(&identity_b));
+    if (identity_a != identity_b) {
+      options.d3d12_device = other;
+      auto mismatched = dmlcpu::Device::Create(options);
+      CHECK(!mismatched.ok() &&
+                mismatched.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
+                mismatched.status().message().find("d3d12_queue") != std::string::npos,
+            "a queue of another device must be refused");
+      if (!mismatched.ok()) {
+        std::printf("ok   refused: %s\n", mismatched.status().message().c_str());
+      }
+    } else {
+      std::printf("note D3D12CreateDevice gave the same device again: mismatch not checked\n");
+    }
+    identity_a->Release();
+    identity_b->Release();
+    other->Release();
+  }
   CloseHandle(event);
   for (IUnknown* u : std::initializer_list<IUnknown*>{fence, list, allocator, down, up, gpu}) {
     u->Release();

@@ -94,8 +94,8 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
                      std::string* description) {
   const char* raw = std::getenv("DMLCPU_D3D12_RAW_DIRECTML");
   raw_descriptors_ = raw != nullptr && raw[0] == '1';
-  // Without a caller's device D3D12 itself comes first: DirectML.dll needs it to load too.
-  if (native_device == nullptr) {
+  // Without a caller's device or queue D3D12 itself comes first: DirectML.dll needs it too.
+  if (native_device == nullptr && native_queue == nullptr) {
     const Status& d3d12_status = LoadedD3d12().status;
     if (!d3d12_status.ok()) return d3d12_status;
   }
@@ -112,10 +112,27 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
                                             "DirectML 1.1.0)");
   }
 
+  auto* caller_queue = static_cast<ID3D12CommandQueue*>(native_queue);
   if (native_device != nullptr) {
     device_ = ComPtr<ID3D12Device>(static_cast<ID3D12Device*>(native_device));
     device_->AddRef();
     *description = "caller's ID3D12Device";
+    if (caller_queue != nullptr) {
+      ComPtr<ID3D12Device> queue_device;
+      DMLCPU_RETURN_IF_FAILED("ID3D12CommandQueue::GetDevice",
+                              caller_queue->GetDevice(__uuidof(ID3D12Device),
+                                                      queue_device.PutVoid()));
+      if (!SameObject(queue_device.Get(), device_.Get())) {
+        return Status(StatusCode::kInvalidArgument,
+                      "DeviceOptions::d3d12_queue belongs to another ID3D12Device than "
+                      "d3d12_device");
+      }
+    }
+  } else if (caller_queue != nullptr) {
+    // A queue alone brings its device: work recorded on any other device could not run on it.
+    DMLCPU_RETURN_IF_FAILED("ID3D12CommandQueue::GetDevice",
+                            caller_queue->GetDevice(__uuidof(ID3D12Device), device_.PutVoid()));
+    *description = "the ID3D12Device of the caller's queue";
   } else {
     const D3d12Entries& d3d12 = LoadedD3d12();
     ComPtr<IDXGIFactory4> factory;
@@ -144,8 +161,8 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
                                        "adapter)");
     }
   }
-  if (native_queue != nullptr) {
-    queue_ = ComPtr<ID3D12CommandQueue>(static_cast<ID3D12CommandQueue*>(native_queue));
+  if (caller_queue != nullptr) {
+    queue_ = ComPtr<ID3D12CommandQueue>(caller_queue);
     queue_->AddRef();
     list_type_ = QueueType(queue_.Get());
   } else {

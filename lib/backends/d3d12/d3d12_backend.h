@@ -19,8 +19,10 @@ namespace d3d12 {
 class Context;   // D3D12 device + queue + IDMLDevice + reusable staging buffers and heap
 class Operator;  // IDMLCompiledOperator + its persistent resource
 
-// Loads d3d12.dll and dxgi.dll (unless native_device is given) and DirectML.dll, creates (or
-// adopts: native_device/native_queue may be null) the D3D12 device and queue and the IDMLDevice.
+// Loads d3d12.dll and dxgi.dll (unless a native device or queue is given) and DirectML.dll,
+// creates (or adopts: native_device/native_queue may be null; a queue alone brings its device,
+// and a queue given with a device must be that device's) the D3D12 device and queue and the
+// IDMLDevice.
 // `require_hardware`: fail on a software adapter (WARP). On success `description` names the
 // adapter.
 StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* native_queue,

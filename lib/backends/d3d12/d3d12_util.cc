@@ -78,6 +78,15 @@ Status HresultStatus(const char* call, HRESULT hr) {
   return Status(code, HresultMessage(call, hr));
 }
 
+bool SameObject(IUnknown* a, IUnknown* b) {
+  ComPtr<IUnknown> identity_a, identity_b;
+  if (FAILED(a->QueryInterface(__uuidof(IUnknown), identity_a.PutVoid())) ||
+      FAILED(b->QueryInterface(__uuidof(IUnknown), identity_b.PutVoid()))) {
+    return false;
+  }
+  return identity_a.Get() == identity_b.Get();
+}
+
 DML_BINDING_PROPERTIES BindingProperties(IDMLDispatchable* dispatchable) {
 #if defined(DMLCPU_REAL_DIRECTML_H)
   return dispatchable->GetBindingProperties();

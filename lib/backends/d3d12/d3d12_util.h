@@ -77,6 +77,9 @@ struct D3d12Entries {
 };
 const D3d12Entries& LoadedD3d12();
 
+// Whether two COM pointers are one object (COM's identity: their IUnknown pointers are equal).
+bool SameObject(IUnknown* a, IUnknown* b);
+
 DML_BINDING_PROPERTIES BindingProperties(IDMLDispatchable* dispatchable);
 D3D12_CPU_DESCRIPTOR_HANDLE CpuHeapStart(ID3D12DescriptorHeap* heap);
 D3D12_GPU_DESCRIPTOR_HANDLE GpuHeapStart(ID3D12DescriptorHeap* heap);
