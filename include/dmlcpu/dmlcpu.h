@@ -99,7 +99,8 @@ struct DeviceOptions {
   Backend backend = Backend::kCpu;
   // kD3D12/kAuto only, optional: adopt the caller's ID3D12Device* and ID3D12CommandQueue*
   // (DIRECT or COMPUTE) instead of creating them. Both are AddRef'd while the device lives. A
-  // queue alone brings its own device; a queue given with a device must belong to it.
+  // queue alone brings its own device; a queue given with a device must belong to it
+  // (kInvalidArgument otherwise, with kAuto too).
   void* d3d12_device = nullptr;
   void* d3d12_queue = nullptr;
   // Optional engine-owned thread pool, used instead of oneTBB (and in portable builds, which

@@ -98,7 +98,8 @@ typedef struct dmlcpu_device_options {
   void* parallel_for_context;          /* passed to parallel_for as is */
 } dmlcpu_device_options;
 
-/* Fails (DMLCPU_UNSUPPORTED) when DMLCPU_BACKEND_D3D12 is requested and cannot be created. */
+/* Fails (DMLCPU_UNSUPPORTED) when DMLCPU_BACKEND_D3D12 is requested and cannot be created, and
+ * (DMLCPU_INVALID_ARGUMENT) with D3D12 or AUTO when d3d12_queue is not d3d12_device's. */
 DMLCPU_API dmlcpu_status dmlcpu_device_create_ex(const dmlcpu_device_options* options,
                                                  dmlcpu_device** out);
 /* The backend the device runs on (never AUTO) and why ("requested", "kAuto: ..."); the reason

@@ -90,18 +90,19 @@ void SelectBackend(const DeviceOptions& options, DeviceState* state) {
         adapter + ")";
     return;
   }
-  if (automatic) {
+  const bool invalid = context.status().code() == StatusCode::kInvalidArgument;
+  const bool adopted = options.d3d12_device != nullptr || options.d3d12_queue != nullptr;
+  // kAuto falls back to the CPU, unless the caller's own D3D12 objects were the problem.
+  if (automatic && !(invalid && adopted)) {
     state->backend = Backend::kCpu;
     state->backend_reason = "kAuto: D3D12 unavailable: " + context.status().message();
     return;
   }
   state->backend = Backend::kD3D12;
-  // A caller's device and queue that do not belong together stay an invalid argument.
-  const StatusCode code = context.status().code() == StatusCode::kInvalidArgument
-                              ? StatusCode::kInvalidArgument
-                              : StatusCode::kUnsupported;
-  state->backend_error =
-      Status(code, "D3D12 backend unavailable: " + context.status().message());
+  // Invalid arguments (a caller's queue of another device, E_INVALIDARG) stay kInvalidArgument;
+  // any other failure is kUnsupported.
+  const StatusCode code = invalid ? StatusCode::kInvalidArgument : StatusCode::kUnsupported;
+  state->backend_error = Status(code, "D3D12 backend unavailable: " + context.status().message());
   state->backend_reason = state->backend_error.message();
 #else
   if (options.backend == Backend::kAuto) {

@@ -384,21 +384,26 @@ void AdoptedDeviceAndNativeBuffers() {
     IUnknown* identity_b = nullptr;
     d3d->QueryInterface(__uuidof(IUnknown), reinterpret_cast<void**>(&identity_a));
     other->QueryInterface(__uuidof(IUnknown), reinterpret_cast<void**>(&identity_b));
-    if (identity_a != identity_b) {
+    if (identity_a != nullptr && identity_b != nullptr && identity_a != identity_b) {
       options.d3d12_device = other;
-      auto mismatched = dmlcpu::Device::Create(options);
-      CHECK(!mismatched.ok() &&
-                mismatched.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
-                mismatched.status().message().find("d3d12_queue") != std::string::npos,
-            "a queue of another device must be refused");
-      if (!mismatched.ok()) {
-        std::printf("ok   refused: %s\n", mismatched.status().message().c_str());
+      for (const dmlcpu::Backend backend : {dmlcpu::Backend::kD3D12, dmlcpu::Backend::kAuto}) {
+        options.backend = backend;
+        auto mismatched = dmlcpu::Device::Create(options);
+        CHECK(!mismatched.ok() &&
+                  mismatched.status().code() == dmlcpu::StatusCode::kInvalidArgument &&
+                  mismatched.status().message().find("d3d12_queue") != std::string::npos,
+              "%s: a queue of another device must be refused",
+              dmlcpu::BackendName(backend));
+        if (!mismatched.ok()) {
+          std::printf("ok   %s refused: %s\n", dmlcpu::BackendName(backend),
+                      mismatched.status().message().c_str());
+        }
       }
     } else {
       std::printf("note D3D12CreateDevice gave the same device again: mismatch not checked\n");
     }
-    identity_a->Release();
-    identity_b->Release();
+    if (identity_a != nullptr) identity_a->Release();
+    if (identity_b != nullptr) identity_b->Release();
     other->Release();
   }
   CloseHandle(event);

@@ -19,12 +19,10 @@ namespace d3d12 {
 class Context;   // D3D12 device + queue + IDMLDevice + reusable staging buffers and heap
 class Operator;  // IDMLCompiledOperator + its persistent resource
 
-// Loads d3d12.dll and dxgi.dll (unless a native device or queue is given) and DirectML.dll,
-// creates (or adopts: native_device/native_queue may be null; a queue alone brings its device,
-// and a queue given with a device must be that device's) the D3D12 device and queue and the
-// IDMLDevice.
-// `require_hardware`: fail on a software adapter (WARP). On success `description` names the
-// adapter.
+// Loads d3d12/dxgi (unless a device or queue is given) and DirectML.dll; creates or adopts the
+// device, queue and IDMLDevice. A queue alone brings its device; a queue with a device must be
+// that device's (else kInvalidArgument). Where it creates the device, `require_hardware` skips
+// software adapters (WARP); `description` names the adapter or the adopted object.
 StatusOr<std::shared_ptr<Context>> CreateContext(void* native_device, void* native_queue,
                                                  bool require_hardware, std::string* description);
 
