@@ -15,21 +15,10 @@
 
 namespace dmlcpu {
 namespace kernels {
+namespace kernel_test {
 namespace {
 
-using harness::Aligned;
-using harness::DstPlacementFor;
-using harness::DstWindow;
-using harness::Extent;
-using harness::IsSpecialCount;
-using harness::kPlacementCount;
-using harness::kSweepCount;
-using harness::Placement;
-using harness::PlacementAt;
-using harness::PlaceLowest;
-using harness::StridedExtent;
-
-class IndexKernelsTest : public harness::KernelHarness {
+class IndexKernelsTest : public KernelHarness {
  protected:
   // ---------------------------------------------------------------------------------- gather
 
@@ -426,8 +415,9 @@ TEST_P(IndexKernelsTest, FindOutOfRangeReportsFirstBadIndex) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTargets, IndexKernelsTest, ::testing::ValuesIn(AllSupportedKernels()),
-                         harness::SetName);
+                         SetName);
 
 }  // namespace
+}  // namespace kernel_test
 }  // namespace kernels
 }  // namespace dmlcpu

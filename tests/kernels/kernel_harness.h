@@ -33,7 +33,7 @@
 
 namespace dmlcpu {
 namespace kernels {
-namespace harness {
+namespace kernel_test {
 
 using dmlcpu_test::GuardedRegion;
 
@@ -222,7 +222,7 @@ inline std::string SetName(const ::testing::TestParamInfo<const KernelSet*>& inf
   return name;
 }
 
-}  // namespace harness
+}  // namespace kernel_test
 }  // namespace kernels
 }  // namespace dmlcpu
 

@@ -16,20 +16,10 @@
 
 namespace dmlcpu {
 namespace kernels {
+namespace kernel_test {
 namespace {
 
-using harness::DstPlacementFor;
-using harness::DstWindow;
-using harness::Extent;
-using harness::IsSpecialCount;
-using harness::kPlacementCount;
-using harness::kSweepCount;
-using harness::Placement;
-using harness::PlacementAt;
-using harness::PlaceLowest;
-using harness::StridedExtent;
-
-class CopyKernelsTest : public harness::KernelHarness {
+class CopyKernelsTest : public KernelHarness {
  protected:
   // ---------------------------------------------------------------------------- copy_bytes
 
@@ -246,7 +236,7 @@ TEST_P(CopyKernelsTest, CopyStridedFlipAndDeinterleave) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTargets, CopyKernelsTest, ::testing::ValuesIn(AllSupportedKernels()),
-                         harness::SetName);
+                         SetName);
 
 // ------------------------------------------------------------------------------------------
 // Dispatch
@@ -286,5 +276,6 @@ TEST(KernelDispatchTest, ScalarKernelsAreNamedScalar) {
 }
 
 }  // namespace
+}  // namespace kernel_test
 }  // namespace kernels
 }  // namespace dmlcpu

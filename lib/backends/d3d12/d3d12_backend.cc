@@ -95,20 +95,21 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
   const char* raw = std::getenv("DMLCPU_D3D12_RAW_DIRECTML");
   raw_descriptors_ = raw != nullptr && raw[0] == '1';
   auto* caller_queue = static_cast<ID3D12CommandQueue*>(native_queue);
-  if (native_device != nullptr && caller_queue != nullptr) {
+  ComPtr<ID3D12Device> queue_device;  // the caller's queue's own device
+  if (caller_queue != nullptr) {
     // Checked before anything loads, so that the answer does not depend on the machine.
-    ComPtr<ID3D12Device> queue_device;
     DMLCPU_RETURN_IF_FAILED("ID3D12CommandQueue::GetDevice",
                             caller_queue->GetDevice(__uuidof(ID3D12Device),
                                                     queue_device.PutVoid()));
-    if (!SameObject(queue_device.Get(), static_cast<ID3D12Device*>(native_device))) {
+    if (native_device != nullptr &&
+        !SameObject(queue_device.Get(), static_cast<ID3D12Device*>(native_device))) {
       return Status(StatusCode::kInvalidArgument,
                     "DeviceOptions::d3d12_queue belongs to another ID3D12Device than "
                     "d3d12_device");
     }
   }
   // Without a caller's device or queue D3D12 itself comes first: DirectML.dll needs it too.
-  if (native_device == nullptr && native_queue == nullptr) {
+  if (native_device == nullptr && caller_queue == nullptr) {
     const Status& d3d12_status = LoadedD3d12().status;
     if (!d3d12_status.ok()) return d3d12_status;
   }
@@ -129,10 +130,9 @@ Status Context::Init(void* native_device, void* native_queue, bool require_hardw
     device_ = ComPtr<ID3D12Device>(static_cast<ID3D12Device*>(native_device));
     device_->AddRef();
     *description = "caller's ID3D12Device";
-  } else if (caller_queue != nullptr) {
+  } else if (queue_device) {
     // A queue alone brings its device: work recorded on any other device could not run on it.
-    DMLCPU_RETURN_IF_FAILED("ID3D12CommandQueue::GetDevice",
-                            caller_queue->GetDevice(__uuidof(ID3D12Device), device_.PutVoid()));
+    device_ = queue_device;
     *description = "the ID3D12Device of the caller's queue";
   } else {
     const D3d12Entries& d3d12 = LoadedD3d12();
