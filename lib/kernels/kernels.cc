@@ -126,10 +126,14 @@ void ApplyTargetLimit() {
 }  // namespace
 
 const KernelSet& BestKernels() {
-  // Thread-safe one-time initialisation; the dispatch itself is Highway's.
+  // Thread-safe one-time initialisation. The best target left by ApplyTargetLimit is looked up
+  // directly: Highway 1.0.3's HWY_DYNAMIC_DISPATCH ignores DisableTargets (it picks from every
+  // target the CPU supports), so a forced AVX2 would still run AVX3 code.
   static const KernelSet* const best = [] {
     ApplyTargetLimit();
-    return HWY_DYNAMIC_DISPATCH(GetKernelSet)();
+    const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+    const KernelSet* set = targets.empty() ? nullptr : KernelSetForTarget(targets.front());
+    return set != nullptr ? set : HWY_DYNAMIC_DISPATCH(GetKernelSet)();
   }();
   return *best;
 }

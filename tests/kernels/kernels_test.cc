@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -245,6 +247,12 @@ TEST(KernelDispatchTest, AllSupportedKernelsListsEachCompiledTargetBestFirst) {
   const std::vector<const KernelSet*> sets = AllSupportedKernels();
   ASSERT_FALSE(sets.empty());
   EXPECT_EQ(sets.front(), &BestKernels());
+  // Under DMLCPU_HWY_TARGETS the dispatched set is one of the named targets.
+  if (const char* forced = std::getenv("DMLCPU_HWY_TARGETS"); forced != nullptr && *forced) {
+    const std::string names = std::string(",") + forced + ",";
+    EXPECT_NE(names.find(std::string(",") + BestKernels().name + ","), std::string::npos)
+        << "dispatched " << BestKernels().name << " under DMLCPU_HWY_TARGETS=" << forced;
+  }
   // kernels.cc and this test are compiled with the same target list.
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   ASSERT_EQ(sets.size(), targets.size());
