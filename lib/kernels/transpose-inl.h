@@ -9,7 +9,8 @@
 //   sub-blocks of one vector (at most 32 bytes) per row; where two vectors make a line (4- and
 //   8-byte elements) two sub-blocks side by side give whole dst lines straight from registers,
 //   else they are assembled in an L1 buffer; stored line by line either way (streamed when
-//   line-aligned in the _stream variant);
+//   line-aligned in the _stream variant). On AVX-512, 4- and 8-byte elements load each src line
+//   as one vector, transpose the square in registers and store each dst line as one vector;
 // - what is left: single sub-blocks stored directly, then element by element.
 
 // Per-target include guard (toggled by foreach_target.h).
@@ -99,20 +100,34 @@ HWY_INLINE void InterleaveRounds(D d, V* v) {
   }
 }
 
-// Square transpose of one vector per row: v[i] = src row i on entry, dst row i on exit. Two
-// blocks per vector: each half of the rows is transposed per block, then the blocks swapped.
+// Square transpose of one vector per row: v[i] = src row i on entry, dst row i on exit. Each
+// group of block-many rows is first transposed per block; with two blocks per vector the blocks
+// are then swapped, with four (AVX-512) each set of four vectors is transposed block-wise.
 template <class D, class V>
 HWY_INLINE void TransposeSquare(D d, V* v) {
   constexpr size_t kN = hn::MaxLanes(D());
   constexpr size_t kK = 16 / sizeof(hn::TFromD<D>);  // lanes per 128-bit block
-  static_assert(kN == kK || kN == 2 * kK, "one or two blocks per vector");
-  InterleaveRounds<kK>(d, v);
+  static_assert(kN == kK || kN == 2 * kK || kN == 4 * kK, "one, two or four blocks per vector");
+  for (size_t g = 0; g < kN; g += kK) InterleaveRounds<kK>(d, v + g);
   if constexpr (kN == 2 * kK) {
-    InterleaveRounds<kK>(d, v + kK);
     for (size_t j = 0; j < kK; ++j) {
       const V lo = hn::ConcatLowerLower(d, v[kK + j], v[j]);
       v[kK + j] = hn::ConcatUpperUpper(d, v[kK + j], v[j]);
       v[j] = lo;
+    }
+  } else if constexpr (kN == 4 * kK) {
+    // v[g * kK + k] holds in block b the column b * kK + k of row group g: dst row b * kK + k
+    // takes block b of v[k], v[kK + k], v[2kK + k], v[3kK + k], in that order.
+    for (size_t k = 0; k < kK; ++k) {
+      V* x = v + k;
+      const V p0 = hn::ConcatLowerLower(d, x[2 * kK], x[0]);  // blocks x0 x1 z0 z1
+      const V p1 = hn::ConcatUpperUpper(d, x[2 * kK], x[0]);  // x2 x3 z2 z3
+      const V q0 = hn::ConcatLowerLower(d, x[3 * kK], x[kK]);  // y0 y1 w0 w1
+      const V q1 = hn::ConcatUpperUpper(d, x[3 * kK], x[kK]);  // y2 y3 w2 w3
+      x[0] = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(q0), p0);
+      x[kK] = hn::OddEvenBlocks(q0, hn::SwapAdjacentBlocks(p0));
+      x[2 * kK] = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(q1), p1);
+      x[3 * kK] = hn::OddEvenBlocks(q1, hn::SwapAdjacentBlocks(p1));
     }
   }
 }
@@ -156,6 +171,41 @@ HWY_INLINE void TransposeLinePair(D d, const TileAt<hn::TFromD<D>>& at, size_t r
     } else {
       hn::StoreU(v[j], d, to);
       hn::StoreU(w[j], d, to + kN);
+    }
+  }
+}
+
+// One vector per 64-byte line (AVX-512), for elements of 4 and 8 bytes: TransposeLineSquare
+// instead of TransposeLines.
+template <typename T>
+using LineTag = hn::CappedTag<T, 64 / sizeof(T)>;
+template <typename T>
+constexpr bool kLineVectors = (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL) &&
+                              sizeof(T) >= 4 && hn::MaxLanes(LineTag<T>()) * sizeof(T) == 64;
+
+// dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: the L src
+// lines loaded whole, transposed in registers and stored as whole dst lines (streamed where
+// aligned, in the _stream variant). Prefetches as TransposeLines.
+template <bool kStream, class D>
+HWY_INLINE void TransposeLineSquare(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
+                                    size_t ahead_bytes) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kL = hn::MaxLanes(D());
+  static_assert(kL * sizeof(T) == 64, "one vector per line");
+  hn::Vec<D> v[kL];
+  for (size_t c = 0; c < kL; ++c) {
+    const uint8_t* line = at.Src(r0, c0 + c);
+    __builtin_prefetch(line + ahead_bytes, 0, 1);
+    v[c] = hn::LoadU(d, AsLanes<T>(line));
+  }
+  TransposeSquare(d, v);
+  uint8_t* row = at.Dst(r0, c0);
+  for (size_t r = 0; r < kL; ++r, row += at.dst_row_stride_bytes) {
+    T* to = AsLanes<T>(row);
+    if (kStream && (reinterpret_cast<uintptr_t>(to) & 63) == 0) {
+      hn::Stream(v[r], d, to);
+    } else {
+      hn::StoreU(v[r], d, to);
     }
   }
 }
@@ -297,7 +347,11 @@ void TransposeTile(void* dst, int64_t dst_row_stride_bytes, const void* src,
   const size_t rows_lines = rows / kL * kL, cols_lines = cols / kL * kL;
   for (size_t c0 = 0; c0 < cols_lines; c0 += kL) {
     for (size_t r0 = 0; r0 < rows_lines; r0 += kL) {
-      TransposeLines<kStream>(d, at, r0, c0, rows * sizeof(T));
+      if constexpr (kLineVectors<T>) {
+        TransposeLineSquare<kStream>(LineTag<T>(), at, r0, c0, rows * sizeof(T));
+      } else {
+        TransposeLines<kStream>(d, at, r0, c0, rows * sizeof(T));
+      }
     }
   }
   TransposeRegion(d, at, rows_lines, rows, 0, cols_lines);  // leftover dst rows
