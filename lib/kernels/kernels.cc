@@ -127,8 +127,8 @@ void ApplyTargetLimit() {
 
 const KernelSet& BestKernels() {
   // Thread-safe one-time initialisation. The best target left by ApplyTargetLimit is looked up
-  // directly: Highway 1.0.3's HWY_DYNAMIC_DISPATCH ignores DisableTargets (it picks from every
-  // target the CPU supports), so a forced AVX2 would still run AVX3 code.
+  // directly: in Highway 1.0.3 a SupportedTargets() call re-chooses the dispatch target without
+  // the DisableTargets mask, so HWY_DYNAMIC_DISPATCH may run a target the limit excludes.
   static const KernelSet* const best = [] {
     ApplyTargetLimit();
     const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();

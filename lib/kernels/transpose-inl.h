@@ -116,8 +116,8 @@ HWY_INLINE void TransposeSquare(D d, V* v) {
       v[j] = lo;
     }
   } else if constexpr (kN == 4 * kK) {
-    // v[g * kK + k] holds in block b the column b * kK + k of row group g: dst row b * kK + k
-    // takes block b of v[k], v[kK + k], v[2kK + k], v[3kK + k], in that order.
+    // Block b of v[g * kK + k] holds element b * kK + k of src rows g * kK .. g * kK + kK - 1:
+    // dst row b * kK + k is block b of v[k], v[kK + k], v[2kK + k], v[3kK + k], in that order.
     for (size_t k = 0; k < kK; ++k) {
       V* x = v + k;
       const V p0 = hn::ConcatLowerLower(d, x[2 * kK], x[0]);  // blocks x0 x1 z0 z1
@@ -195,7 +195,8 @@ HWY_INLINE void TransposeLineSquare(D d, const TileAt<hn::TFromD<D>>& at, size_t
   hn::Vec<D> v[kL];
   for (size_t c = 0; c < kL; ++c) {
     const uint8_t* line = at.Src(r0, c0 + c);
-    __builtin_prefetch(line + ahead_bytes, 0, 1);
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(line) + ahead_bytes;
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
     v[c] = hn::LoadU(d, AsLanes<T>(line));
   }
   TransposeSquare(d, v);
