@@ -123,28 +123,32 @@ void ApplyTargetLimit() {
   });
 }
 
+// The sets of every target compiled in, supported and allowed by DMLCPU_HWY_TARGETS, best first
+// (lowest bit first, Highway's order); empty only if none of them has a table entry.
+std::vector<const KernelSet*> AllowedSets() {
+  ApplyTargetLimit();
+  std::vector<const KernelSet*> sets;
+  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    if (const KernelSet* set = KernelSetForTarget(target)) sets.push_back(set);
+  }
+  return sets;
+}
+
 }  // namespace
 
 const KernelSet& BestKernels() {
-  // Thread-safe one-time initialisation. The best target left by ApplyTargetLimit is looked up
-  // directly: in Highway 1.0.3 a SupportedTargets() call re-chooses the dispatch target without
-  // the DisableTargets mask, so HWY_DYNAMIC_DISPATCH may run a target the limit excludes.
+  // Thread-safe one-time initialisation. The best allowed set is looked up directly: in Highway
+  // 1.0.3 a SupportedTargets() call re-chooses the dispatch target without the DisableTargets
+  // mask, so HWY_DYNAMIC_DISPATCH may run a target the limit excludes.
   static const KernelSet* const best = [] {
-    ApplyTargetLimit();
-    const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
-    const KernelSet* set = targets.empty() ? nullptr : KernelSetForTarget(targets.front());
-    return set != nullptr ? set : HWY_DYNAMIC_DISPATCH(GetKernelSet)();
+    const std::vector<const KernelSet*> sets = AllowedSets();
+    return sets.empty() ? HWY_DYNAMIC_DISPATCH(GetKernelSet)() : sets.front();
   }();
   return *best;
 }
 
 std::vector<const KernelSet*> AllSupportedKernels() {
-  ApplyTargetLimit();
-  std::vector<const KernelSet*> sets;
-  // Lowest bit first, which is Highway's best-first order.
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    if (const KernelSet* set = KernelSetForTarget(target)) sets.push_back(set);
-  }
+  std::vector<const KernelSet*> sets = AllowedSets();
   if (sets.empty()) sets.push_back(&BestKernels());
   return sets;
 }

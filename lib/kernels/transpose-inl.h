@@ -175,30 +175,37 @@ HWY_INLINE void TransposeLinePair(D d, const TileAt<hn::TFromD<D>>& at, size_t r
   }
 }
 
+// Prefetches into L2 the src lines of the tile after [r0, r0 + L) x [c0, c0 + L) (L = one 64-byte
+// line of elements), ahead_bytes further along the same src rows: where tiles sweep along the src
+// rows. A prefetch never faults, so past the end of the src it costs only the instruction.
+template <typename T>
+HWY_INLINE void PrefetchNextTile(const TileAt<T>& at, size_t r0, size_t c0, size_t ahead_bytes) {
+  for (size_t c = 0; c < 64 / sizeof(T); ++c) {
+    const uintptr_t ahead = reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes;
+    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
+  }
+}
+
 // One vector per 64-byte line (AVX-512), for elements of 4 and 8 bytes: TransposeLineSquare
 // instead of TransposeLines.
 template <typename T>
 using LineTag = hn::CappedTag<T, 64 / sizeof(T)>;
 template <typename T>
 constexpr bool kLineVectors = (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL) &&
-                              sizeof(T) >= 4 && hn::MaxLanes(LineTag<T>()) * sizeof(T) == 64;
+                              sizeof(T) >= 4;
 
 // dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: the L src
 // lines loaded whole, transposed in registers and stored as whole dst lines (streamed where
-// aligned, in the _stream variant). Prefetches as TransposeLines.
+// aligned, in the _stream variant).
 template <bool kStream, class D>
 HWY_INLINE void TransposeLineSquare(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
                                     size_t ahead_bytes) {
   using T = hn::TFromD<D>;
   constexpr size_t kL = hn::MaxLanes(D());
   static_assert(kL * sizeof(T) == 64, "one vector per line");
+  PrefetchNextTile(at, r0, c0, ahead_bytes);
   hn::Vec<D> v[kL];
-  for (size_t c = 0; c < kL; ++c) {
-    const uint8_t* line = at.Src(r0, c0 + c);
-    const uintptr_t ahead = reinterpret_cast<uintptr_t>(line) + ahead_bytes;
-    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
-    v[c] = hn::LoadU(d, AsLanes<T>(line));
-  }
+  for (size_t c = 0; c < kL; ++c) v[c] = hn::LoadU(d, AsLanes<T>(at.Src(r0, c0 + c)));
   TransposeSquare(d, v);
   uint8_t* row = at.Dst(r0, c0);
   for (size_t r = 0; r < kL; ++r, row += at.dst_row_stride_bytes) {
@@ -214,19 +221,13 @@ HWY_INLINE void TransposeLineSquare(D d, const TileAt<hn::TFromD<D>>& at, size_t
 // dst rows [r0, r0 + L) x columns [c0, c0 + L), L = one 64-byte line of elements: sub-blocks
 // in src-row order (each src line is read while it is in L1, even where a power-of-two row
 // stride maps every src row to one cache set), into a line buffer, then one line per dst row.
-// First the same src lines ahead_bytes further along their rows are prefetched into L2: the
-// tile after this one, where tiles sweep along the src rows (a prefetch never faults, so past
-// the end of the src it costs only the instruction).
 template <bool kStream, class D>
 HWY_INLINE void TransposeLines(D d, const TileAt<hn::TFromD<D>>& at, size_t r0, size_t c0,
                                size_t ahead_bytes) {
   using T = hn::TFromD<D>;
   constexpr size_t kN = hn::MaxLanes(D());
   constexpr size_t kL = 64 / sizeof(T);
-  for (size_t c = 0; c < kL; ++c) {
-    const uintptr_t ahead = reinterpret_cast<uintptr_t>(at.Src(r0, c0 + c)) + ahead_bytes;
-    __builtin_prefetch(reinterpret_cast<const void*>(ahead), 0, 1);
-  }
+  PrefetchNextTile(at, r0, c0, ahead_bytes);
   if constexpr (2 * kN * sizeof(T) == 64 && sizeof(T) >= 4) {
     for (size_t a = 0; a < kL; a += kN) TransposeLinePair<kStream>(d, at, r0 + a, c0);
     return;
