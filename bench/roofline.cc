@@ -220,8 +220,26 @@ void NonTemporalCopy(void* dst, const void* src, size_t size_bytes) {
   d += head_bytes;
   s += head_bytes;
   size_bytes -= head_bytes;
-  const size_t tail_bytes =
-      HasAvx2() ? StreamCopyAvx2(d, s, size_bytes) : StreamCopySse2(d, s, size_bytes);
+  const auto stream = [](uint8_t* to, const uint8_t* from, size_t bytes) {
+    return HasAvx2() ? StreamCopyAvx2(to, from, bytes) : StreamCopySse2(to, from, bytes);
+  };
+  // Up to four pages side by side, 256 bytes of each in turn, while two or more are left: the
+  // hardware prefetchers then follow every page's reads at once (a single stream stops at each
+  // page boundary). On the 2-core Xeon VM of session 42 this beats glibc's memcpy.
+  constexpr size_t kPageBytes = 4096;
+  constexpr size_t kStepBytes = 256;
+  while (size_bytes >= 2 * kPageBytes) {
+    const size_t pages = std::min<size_t>(4, size_bytes / kPageBytes);
+    for (size_t at = 0; at < kPageBytes; at += kStepBytes) {
+      for (size_t p = 0; p < pages; ++p) {
+        stream(d + p * kPageBytes + at, s + p * kPageBytes + at, kStepBytes);
+      }
+    }
+    d += pages * kPageBytes;
+    s += pages * kPageBytes;
+    size_bytes -= pages * kPageBytes;
+  }
+  const size_t tail_bytes = stream(d, s, size_bytes);
   std::memcpy(d + size_bytes - tail_bytes, s + size_bytes - tail_bytes, tail_bytes);
   _mm_sfence();
 }
@@ -439,6 +457,11 @@ RooflineTimes MeasureAgainstCopies(const std::function<void()>& run_op,
   run_op();  // warm-up round
   run_memcpy();
   run_nt();
+  if (std::memcmp(nt_dst.data(), src.data(), copy_bytes) != 0 ||
+      std::memcmp(memcpy_dst.data(), src.data(), copy_bytes) != 0) {
+    std::fprintf(stderr, "roofline: a reference copy copied wrong bytes\n");
+    std::abort();
+  }
   if (reader != nullptr) reader->Run(true);
   if (copy_lines) {
     // Both copies are checked once: a copy bound of the wrong bytes would mean nothing.

@@ -6,7 +6,8 @@
 // Paths (vector paths only on targets with vectors, i.e. not HWY_SCALAR):
 // - copy_bytes: memcpy, but a vector loop for 512 B-256 KiB (glibc's `rep movsb` range).
 // - copy_bytes_stream: head up to a 64-byte dst boundary by memcpy, then unaligned loads +
-//   non-temporal Stream stores of whole vectors, tail by memcpy, then FlushStream.
+//   non-temporal Stream stores of whole vectors (up to 4 pages side by side, then one stream),
+//   tail by memcpy, then FlushStream.
 // - copy_strided: dst stride -width is turned into +width by walking both operands backwards.
 //   With a contiguous dst: src stride width (memcpy), 0 (Set + store), -width (load + Reverse +
 //   store), 2/3/4 x width (LoadInterleaved2/3/4, keep channel 0; 4-byte elements x 3 on AVX3:
@@ -297,6 +298,37 @@ void CopyBytes(void* dst, const void* src, size_t bytes) {
   if (bytes != 0) std::memcpy(dst, src, bytes);
 }
 
+// Streamed copies of at least two pages go kPageStreams pages at a time, kPageStepBytes of each
+// page in turn: the hardware prefetchers follow each page's reads at once, where one stream
+// stops at every page boundary (2-core Xeon VM: +30 %; docs/performance.md, session 42).
+constexpr size_t kPageBytes = 4096;
+constexpr size_t kPageStreams = 4;
+constexpr size_t kPageStepBytes = 256;  // a whole number of lines and of vectors
+
+#if DMLCPU_KERNELS_HAVE_VECTORS
+// Streams [0, limit) (whole lines; `to` line-aligned) from `from` to `to`, up to kPageStreams
+// pages side by side while two or more are left. Returns the bytes copied; the caller copies
+// the rest (less than two pages).
+HWY_INLINE size_t StreamPages(uint8_t* to, const uint8_t* from, size_t limit) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t n = hn::Lanes(d);
+  size_t done = 0;
+  while (limit - done >= 2 * kPageBytes) {
+    const size_t pages = std::min(kPageStreams, (limit - done) / kPageBytes);
+    for (size_t at = done; at < done + kPageBytes; at += kPageStepBytes) {
+      for (size_t p = 0; p < pages; ++p) {
+        const size_t first = at + p * kPageBytes;
+        for (size_t i = first; i < first + kPageStepBytes; i += n) {
+          hn::Stream(hn::LoadU(d, from + i), d, to + i);
+        }
+      }
+    }
+    done += pages * kPageBytes;
+  }
+  return done;
+}
+#endif
+
 template <bool kFence>
 void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
 #if DMLCPU_KERNELS_HAVE_VECTORS
@@ -317,7 +349,10 @@ void CopyBytesStreamImpl(void* dst, const void* src, size_t bytes) {
   }
   // Streamed: whole lines only. A line written partly by non-temporal and partly by regular
   // stores from one thread costs several times either (Zen 3); the tail goes by memcpy.
-  const size_t i = CopyWholeVectors</*kStream=*/true>(to, from, bytes & ~(kLineBytes - 1));
+  const size_t whole_bytes = bytes & ~(kLineBytes - 1);
+  const size_t paged = StreamPages(to, from, whole_bytes);
+  const size_t i =
+      paged + CopyWholeVectors</*kStream=*/true>(to + paged, from + paged, whole_bytes - paged);
   if (i != bytes) std::memcpy(to + i, from + i, bytes - i);
   // Non-temporal stores are weakly ordered: make them visible before returning (or leave it to
   // the caller's StoreFence after a batch).
