@@ -54,8 +54,8 @@ namespace roofline {
 void MemcpyCopy(void* dst, const void* src, size_t size_bytes);
 
 // A copy with non-temporal (streaming) stores: 32-byte AVX2 stores where the CPU has AVX2,
-// 16-byte SSE2 stores otherwise, up to four pages side by side (256 bytes of each in turn);
-// unaligned head and tail through memcpy. Ends with an sfence.
+// 16-byte SSE2 stores otherwise, from dst's first 64-byte line on, up to four pages side by
+// side (256 bytes of each in turn); head and tail through memcpy. Ends with an sfence.
 void NonTemporalCopy(void* dst, const void* src, size_t size_bytes);
 
 using CopyFunction = void (*)(void*, const void*, size_t);

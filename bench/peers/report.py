@@ -393,13 +393,14 @@ def main():
         "- GB/s counts useful bytes: elements read + elements written, plus the whole indices "
         "tensor for gathers. The same accounting is used for every column; memcpy and NT copy "
         "copy the output's byte count (2 x output bytes of traffic).",
-        "- `ratio to copy` = time of the faster of memcpy and the non-temporal copy (streaming "
-        "stores, up to four pages side by side, 256 bytes of each in turn, as the library "
-        "streams) for the output's bytes / dmlcpu's time, measured in the same binary and run, with the same "
-        "thread count, in interleaved rounds (dmlcpu, memcpy, NT copy, repeated; fastest call "
-        "of each), so that all three see the same moments of the shared machine, each call with "
-        "a cold cache (every buffer of the three is flushed from the caches first). 1.0 = dmlcpu "
-        "produces its output as fast as the best pure copy of the same bytes.",
+        "- `ratio to copy` = time of the faster of memcpy and the non-temporal copy "
+        "(streaming stores, up to four pages side by side, 256 bytes of each in turn, as the "
+        "library streams) for the output's bytes / dmlcpu's time, measured in the same binary "
+        "and run, with the same thread count, in interleaved rounds (dmlcpu, memcpy, NT copy, "
+        "repeated; fastest call of each), so that all three see the same moments of the shared "
+        "machine, each call with a cold cache (every buffer of the three is flushed from the "
+        "caches first). 1.0 = dmlcpu produces its output as fast as the best pure copy of the "
+        "same bytes.",
         "- `memcpy ratio` = the same for glibc memcpy itself (the faster copy's time / memcpy's, "
         "same rounds): what a copy with regular stores reaches on a cold destination, whose "
         "every line it must first read. Operators that write their output with regular stores "

@@ -300,32 +300,35 @@ void CopyBytes(void* dst, const void* src, size_t bytes) {
 
 // Streamed copies of at least two pages go kPageStreams pages at a time, kPageStepBytes of each
 // page in turn: the hardware prefetchers follow each page's reads at once, where one stream
-// stops at every page boundary (2-core Xeon VM: +30 %; docs/performance.md, session 42).
+// stops at every page boundary (docs/performance.md, session 42).
 constexpr size_t kPageBytes = 4096;
 constexpr size_t kPageStreams = 4;
-constexpr size_t kPageStepBytes = 256;  // a whole number of lines and of vectors
+constexpr size_t kPageStepBytes = 256;
+static_assert(kPageStepBytes % 64 == 0, "a step is whole lines");
 
 #if DMLCPU_KERNELS_HAVE_VECTORS
-// Streams [0, limit) (whole lines; `to` line-aligned) from `from` to `to`, up to kPageStreams
-// pages side by side while two or more are left. Returns the bytes copied; the caller copies
-// the rest (less than two pages).
-HWY_INLINE size_t StreamPages(uint8_t* to, const uint8_t* from, size_t limit) {
+// Streams the leading pages of [0, limit_bytes) from `from` to `to` (vector-aligned), up to
+// kPageStreams side by side while two or more are left. Returns their bytes (whole pages); the
+// caller copies the rest, under two pages.
+HWY_INLINE size_t StreamPages(uint8_t* to, const uint8_t* from, size_t limit_bytes) {
   const hn::ScalableTag<uint8_t> d;
   const size_t n = hn::Lanes(d);
-  size_t done = 0;
-  while (limit - done >= 2 * kPageBytes) {
-    const size_t pages = std::min(kPageStreams, (limit - done) / kPageBytes);
-    for (size_t at = done; at < done + kPageBytes; at += kPageStepBytes) {
+  HWY_DASSERT(kPageStepBytes % n == 0);
+  size_t done_bytes = 0;
+  while (limit_bytes - done_bytes >= 2 * kPageBytes) {
+    const size_t pages = std::min(kPageStreams, (limit_bytes - done_bytes) / kPageBytes);
+    const size_t page_end = done_bytes + kPageBytes;
+    for (size_t step = done_bytes; step < page_end; step += kPageStepBytes) {
       for (size_t p = 0; p < pages; ++p) {
-        const size_t first = at + p * kPageBytes;
+        const size_t first = step + p * kPageBytes;
         for (size_t i = first; i < first + kPageStepBytes; i += n) {
           hn::Stream(hn::LoadU(d, from + i), d, to + i);
         }
       }
     }
-    done += pages * kPageBytes;
+    done_bytes += pages * kPageBytes;
   }
-  return done;
+  return done_bytes;
 }
 #endif
 
