@@ -311,9 +311,7 @@ static_assert(kPageStepBytes % 64 == 0, "a step is whole lines");
 // kPageStreams side by side while two or more are left. Returns their bytes (whole pages); the
 // caller copies the rest, under two pages.
 HWY_INLINE size_t StreamPages(uint8_t* to, const uint8_t* from, size_t limit_bytes) {
-  const hn::ScalableTag<uint8_t> d;
-  const size_t n = hn::Lanes(d);
-  HWY_DASSERT(kPageStepBytes % n == 0);
+  HWY_DASSERT(kPageStepBytes % hn::Lanes(hn::ScalableTag<uint8_t>()) == 0);
   size_t done_bytes = 0;
   while (limit_bytes - done_bytes >= 2 * kPageBytes) {
     const size_t pages = std::min(kPageStreams, (limit_bytes - done_bytes) / kPageBytes);
@@ -321,9 +319,7 @@ HWY_INLINE size_t StreamPages(uint8_t* to, const uint8_t* from, size_t limit_byt
     for (size_t step = done_bytes; step < page_end; step += kPageStepBytes) {
       for (size_t p = 0; p < pages; ++p) {
         const size_t first = step + p * kPageBytes;
-        for (size_t i = first; i < first + kPageStepBytes; i += n) {
-          hn::Stream(hn::LoadU(d, from + i), d, to + i);
-        }
+        CopyWholeVectors</*kStream=*/true>(to + first, from + first, kPageStepBytes);
       }
     }
     done_bytes += pages * kPageBytes;

@@ -68,7 +68,7 @@ class CopyKernelsTest : public KernelHarness {
     }
     // copy_bytes' vector loop covers 512 B-256 KiB: sizes at its upper end too. The streamed
     // copy goes 2, 3 or 4 pages side by side while 8 KiB of whole lines are left after dst's
-    // head, then one stream for the rest (a page and more of it after 5 pages).
+    // head, then one stream for the rest (a whole page of it from 20 KiB, line-aligned).
     for (const size_t bytes : {size_t{4096}, size_t{6400}, size_t{8192 - 1}, size_t{8192},
                                size_t{8192 + 64 + 3}, size_t{12288 + 4095}, size_t{16384},
                                size_t{20480 + 5}, size_t{16384 + 8192 + 100}, size_t{65536 + 7},
