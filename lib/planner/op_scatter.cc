@@ -123,15 +123,18 @@ void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
   // Rows (split loop 0) of a contiguous axis (loop 1) packed back to back: a strip's region is
-  // one span of strip_items rows. A smaller output keeps the fused copy: it stays in the cache.
+  // one span of whole rows, about kFusedBlockBytes, so that the updates land in L1. A smaller
+  // output keeps the fused copy: it stays in the cache.
   const ScatterLoop& outer = plan->loops[0];
-  const uint64_t span_bytes =
-      item_bytes * std::min(strip_items, static_cast<uint64_t>(outer.size));
+  const uint64_t block_rows = std::min(std::max<uint64_t>(1, kFusedBlockBytes / item_bytes),
+                                       static_cast<uint64_t>(outer.size));
+  const uint64_t span_bytes = item_bytes * block_rows;
   if (stream_output && plan->loop_count == 2 && plan->fused_axis_loop == 1 &&
       plan->split_loop == 0 &&
       plan->components[0].pitch_bytes == static_cast<int64_t>(g.output.elem_bytes) &&
       outer.out_stride_bytes == static_cast<int64_t>(item_bytes) &&
       span_bytes <= kMaxScatterBlockBytes) {
+    plan->strip_items = block_rows;
     plan->block_bytes = span_bytes;
     plan->fused_block = true;
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;

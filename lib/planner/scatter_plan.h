@@ -143,6 +143,9 @@ constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one 
 constexpr uint64_t kFusedStripBytes = uint64_t{1} << 20;
 constexpr uint64_t kMinFusedStripBytes = uint64_t{256} << 10;
 constexpr uint64_t kMaxScratchSlots = 64;  // ScratchPool::kMaxSlots (device.cc sizes the pool)
+// A fused block's span (ScatterPlan::fused_block): whole rows of about this many bytes, at
+// least one, so that its random stores hit L1 (docs/performance.md, session 43).
+constexpr uint64_t kFusedBlockBytes = uint64_t{16} << 10;
 // The largest scratch block (ScatterPlan::block_bytes): one line of columns per axis element.
 constexpr uint64_t kMaxScatterBlockBytes = uint64_t{1} << 20;
 

@@ -431,7 +431,17 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
     fused += plan.fused_copy;
     blocks += plan.block_bytes != 0 && !plan.fused_block;
     fused_blocks += plan.fused_block;
-    wide_blocks += !narrow && plan.block_bytes > (uint64_t{256} << 10);
+    wide_blocks += !narrow && !plan.fused_block && plan.block_bytes > (uint64_t{256} << 10);
+    // A fused block is whole rows: as many as fit kFusedBlockBytes, at least one, at most all.
+    if (plan.fused_block) {
+      const uint64_t row_bytes = uint64_t{shape.sizes.back()} * g.output.elem_bytes;
+      const uint64_t rows = plan.block_bytes / row_bytes;
+      EXPECT_EQ(plan.block_bytes % row_bytes, 0u);
+      EXPECT_TRUE(rows == 1 || rows == shape.sizes[0] ||
+                  (rows * row_bytes <= kFusedBlockBytes &&
+                   (rows + 1) * row_bytes > kFusedBlockBytes))
+          << rows << " rows of " << row_bytes << " bytes";
+    }
     // Narrow: at most 256 KiB, or one line (64 bytes) of columns of the tallest shape's rows.
     if (narrow) EXPECT_LE(plan.block_bytes, std::max<uint64_t>(uint64_t{256} << 10, 64 * 4100));
     // Strips in a block are spans of whole rows along the last axis, and only of outputs at
@@ -467,7 +477,7 @@ TEST(ScatterEngine, FusedCopyAndBlocksMatchTheReference) {
   EXPECT_GT(fused, 64);
   EXPECT_GT(blocks, 10);
   EXPECT_GT(fused_blocks, 10);
-  EXPECT_GT(wide_blocks, 10);
+  EXPECT_GT(wide_blocks, 4);  // scratch blocks over 256 KiB (fused blocks stay near 16 KiB)
 }
 
 // Slices that own destinations through a table (ScatterPlan::owner_slots): rows of one tuple,
@@ -684,15 +694,19 @@ TEST(ScatterEngine, PlanSplitsByDestination) {
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {1, 4096}, {1, 4096}, 0, 0);
   EXPECT_FALSE(p.fused_copy);
   EXPECT_EQ(p.block_bytes, 0u);
-  // Axis 1: rows are split, 64 rows of 16 KiB per fused strip, each strip one span assembled
-  // in a block.
+  // Axis 1: rows are split, one row of 16 KiB per fused strip, assembled in a block; rows of
+  // 1 KiB go 16 to a strip.
   p = plan_of(DML_OPERATOR_SCATTER, {4096, 4096}, {4096, 4096}, {4096, 4096}, 1, 0);
   EXPECT_EQ(p.split_loop, 0u);
   EXPECT_TRUE(p.fused_copy);
   EXPECT_EQ(p.fused_axis_loop, 1u);
-  EXPECT_EQ(p.strip_items, 64u);
+  EXPECT_EQ(p.strip_items, 1u);
   EXPECT_TRUE(p.fused_block);
-  EXPECT_EQ(p.block_bytes, 1u << 20);
+  EXPECT_EQ(p.block_bytes, 16u << 10);
+  p = plan_of(DML_OPERATOR_SCATTER, {65536, 256}, {65536, 256}, {65536, 256}, 1, 0);
+  EXPECT_TRUE(p.fused_block);
+  EXPECT_EQ(p.strip_items, 16u);
+  EXPECT_EQ(p.block_bytes, 16u << 10);
   // Rank 1 into bins: no destination loop, key ranges.
   p = plan_of(DML_OPERATOR_SCATTER, {65536}, {1u << 20}, {1u << 20}, 0, 0);
   EXPECT_EQ(p.split_loop, kNoSplitLoop);
