@@ -14,6 +14,7 @@
 #include "core/portability.h"
 #include "executor/executor.h"
 #include "executor/row_ops.h"
+#include "executor/scatter_rows.h"
 #include "executor/scratch_pool.h"
 #include "kernels/kernels.h"
 
@@ -39,24 +40,6 @@ constexpr size_t kMinTouchAheadRowBytes = 512;
 constexpr int64_t kLineBytes = 64;
 // A row along the indexed axis prefetches the next row's destinations up to this span.
 constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
-// Rows of a scratch-block strip (ScatterPlan::block_bytes) prefetched ahead of the one copied.
-constexpr int64_t kBlockAhead = 8;
-
-// Bumps the row odometer over loops[0, count - 1) by one row.
-inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, int64_t* out_off,
-                    int64_t* upd_off, int64_t* idx_off) {
-  for (uint32_t d = count - 1; d-- > 0;) {
-    const ScatterLoop& l = loops[d];
-    *out_off += l.out_stride_bytes;
-    *upd_off += l.upd_stride_bytes;
-    *idx_off += l.idx_stride_bytes;
-    if (++coord[d] < l.size) return;
-    coord[d] = 0;
-    *out_off -= l.size * l.out_stride_bytes;
-    *upd_off -= l.size * l.upd_stride_bytes;
-    *idx_off -= l.size * l.idx_stride_bytes;
-  }
-}
 
 // ScatterPlan::owner_slots: a slice's view of the owner table. Keys it does not own are
 // dropped right after they are resolved.
@@ -304,97 +287,6 @@ void WalkUpdates(const ScatterPlan& plan, const ScatterArgs& args, const Scatter
     WalkTupleRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
   } else {
     WalkElementRows(plan, args, loops, out_off, upd_off, idx_off, key_begin, key_end);
-  }
-}
-
-// Fused copy (ScatterPlan::fused_copy): copies the region of one strip (`loops`, the plan's
-// narrowed to the strip, from output offset out_off) from args.input, the axis loop widened to
-// the whole axis. The input has the output's layout: one offset serves both.
-void CopyStripRegion(const ScatterPlan& plan, const ScatterArgs& args, const ScatterLoop* loops,
-                     int64_t out_off) {
-  const uint32_t count = plan.loop_count;
-  ScatterLoop region[kMaxRank];
-  std::copy(loops, loops + count, region);
-  const ScatterComponent& axis = plan.components[0];
-  region[plan.fused_axis_loop] = {static_cast<int64_t>(axis.dim_size), axis.pitch_bytes, 0, 0};
-  const ScatterLoop& row = region[count - 1];
-  const auto elem = static_cast<int64_t>(plan.elem_bytes);
-  const bool contiguous = row.out_stride_bytes == elem;
-  const size_t run_bytes = static_cast<size_t>(row.size) * plan.elem_bytes;
-  uint64_t rows = 1;
-  for (uint32_t d = 0; d + 1 < count; ++d) rows *= static_cast<uint64_t>(region[d].size);
-  int64_t coord[kMaxRank] = {};
-  int64_t unused_upd = 0, unused_idx = 0;
-  for (uint64_t r = 0; r < rows; ++r) {
-    if (contiguous) {
-      std::memcpy(args.output + out_off, args.input + out_off, run_bytes);
-    } else {
-      plan.copy_region_row(args.output + out_off, row.out_stride_bytes, args.input + out_off,
-                           row.out_stride_bytes, static_cast<size_t>(row.size));
-    }
-    NextRow(region, count, coord, &out_off, &unused_upd, &unused_idx);
-  }
-}
-
-// ScatterPlan::block_bytes: columns [first, first + count) of every axis element assembled in
-// `block` (one row of count elements per axis element), the updates applied there in order,
-// the rows written back.
-void ApplyStripInBlock(const ScatterPlan& plan, const ScatterArgs& args, uint8_t* block,
-                       int64_t first, int64_t count) {
-  const ScatterLoop& outer = plan.loops[0];
-  const ScatterLoop& row = plan.loops[1];
-  const ScatterComponent& axis = plan.components[0];
-  const auto dim = static_cast<int64_t>(axis.dim_size);
-  const auto block_pitch_bytes = count * static_cast<int64_t>(plan.elem_bytes);
-  const size_t strip_bytes = static_cast<size_t>(block_pitch_bytes);
-  const uint8_t* from = (args.input != nullptr ? args.input : args.output) +
-                        first * row.out_stride_bytes;
-  // Every row of a strip lies on its own page, too far apart for the hardware prefetchers: the
-  // rows kBlockAhead ahead are prefetched.
-  const auto prefetch_rows = [&](const uint8_t* p, int64_t bytes, bool write) {
-    for (int64_t at = 0; at < bytes; at += kLineBytes) {
-      if (write) {
-        PrefetchWrite(p + at);
-      } else {
-        PrefetchRead(p + at);
-      }
-    }
-  };
-  for (int64_t a = 0; a < dim; ++a) {
-    if (a + kBlockAhead < dim) {
-      prefetch_rows(from + (a + kBlockAhead) * axis.pitch_bytes, block_pitch_bytes, false);
-    }
-    std::memcpy(block + a * block_pitch_bytes, from + a * axis.pitch_bytes, strip_bytes);
-  }
-  const uint8_t* upd = args.updates + first * row.upd_stride_bytes;
-  const uint8_t* idx = args.indices + first * row.idx_stride_bytes;
-  const int64_t idx_bytes = count * row.idx_stride_bytes;
-  for (int64_t r = 0; r < outer.size; ++r) {
-    if (r + kBlockAhead < outer.size) {
-      prefetch_rows(upd + (r + kBlockAhead) * outer.upd_stride_bytes,
-                    count * row.upd_stride_bytes, false);
-      prefetch_rows(idx + (r + kBlockAhead) * outer.idx_stride_bytes, idx_bytes, false);
-    }
-    plan.apply_indexed(block, row.out_stride_bytes, upd + r * outer.upd_stride_bytes,
-                       row.upd_stride_bytes, idx + r * outer.idx_stride_bytes,
-                       row.idx_stride_bytes, static_cast<size_t>(count), axis.dim_size,
-                       block_pitch_bytes);
-  }
-  uint8_t* to = args.output + first * row.out_stride_bytes;
-  // Whole lines are streamed (no read for ownership; RunScatterSlice fences); others stored.
-  const bool whole_lines = plan.stream_block != nullptr &&
-                           ((reinterpret_cast<uintptr_t>(to) |
-                             static_cast<uint64_t>(axis.pitch_bytes) | strip_bytes) &
-                            (kLineBytes - 1)) == 0;
-  for (int64_t a = 0; a < dim; ++a) {
-    if (whole_lines) {
-      plan.stream_block(to + a * axis.pitch_bytes, block + a * block_pitch_bytes, strip_bytes);
-      continue;
-    }
-    if (a + kBlockAhead < dim) {
-      prefetch_rows(to + (a + kBlockAhead) * axis.pitch_bytes, block_pitch_bytes, true);
-    }
-    std::memcpy(to + a * axis.pitch_bytes, block + a * block_pitch_bytes, strip_bytes);
   }
 }
 
