@@ -329,12 +329,14 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
   const auto size = static_cast<uint64_t>(l.size);
   const uint64_t begin = slices == 1 ? 0 : size * slice / slices;
   const uint64_t end = slices == 1 ? size : size * (slice + 1) / slices;
-  const uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
   // The fused block serves only a copy; in place the strips update the output directly.
   uint8_t* block = plan.block_bytes != 0 && args.scratch != nullptr &&
                            (!plan.fused_block || copy)
                        ? args.scratch->Acquire()
                        : nullptr;
+  const uint64_t strip = block != nullptr && plan.fused_block ? plan.block_items
+                         : plan.strip_items == 0              ? end - begin
+                                                               : plan.strip_items;
   if (block != nullptr && !plan.fused_block) {
     for (uint64_t b = begin; b < end; b += strip) {
       ApplyStripInBlock(plan, args, block, static_cast<int64_t>(b),

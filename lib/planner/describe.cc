@@ -165,9 +165,13 @@ std::string DescribeScatterPlan(const ScatterPlan& plan) {
     s += "    out of place, the input copied in one strip at a time before its updates\n";
   }
   if (plan.block_bytes != 0) {
-    s += StrFormat("    each strip assembled in a scratch block of %llu bytes%s\n",
-                   static_cast<unsigned long long>(plan.block_bytes),
-                   plan.fused_block ? " (copied from the input, streamed to the output)" : "");
+    s += plan.fused_block
+             ? StrFormat("    out of place, strips of %llu item(s) assembled in a scratch block of "
+                         "%llu bytes (copied from the input, streamed to the output)\n",
+                         static_cast<unsigned long long>(plan.block_items),
+                         static_cast<unsigned long long>(plan.block_bytes))
+             : StrFormat("    each strip assembled in a scratch block of %llu bytes\n",
+                         static_cast<unsigned long long>(plan.block_bytes));
   }
   if (plan.owner_slots != 0) {
     s += StrFormat("    slices take ranges of loop %u; each destination written by the slice of "

@@ -94,7 +94,8 @@ bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
 }
 
 // Marks the copy fused (the binding is set by the caller) and strips the split loop so that one
-// strip's region, copied and then updated, is about strip_bytes. stream_output: the output is
+// strip's region, copied and then updated, is about strip_bytes (a fused block's, about
+// kFusedBlockBytes). stream_output: the output is
 // large enough to be streamed (ScatterSettings::stream_threshold_bytes).
 void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream_output,
                      ScatterPlan* plan) {
@@ -122,9 +123,9 @@ void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream
     plan->block_bytes = item_bytes * strip_items;
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;
   }
-  // Rows (split loop 0) of a contiguous axis (loop 1) packed back to back: a strip's region is
-  // one span of whole rows, about kFusedBlockBytes, so that the updates land in L1. A smaller
-  // output keeps the fused copy: it stays in the cache.
+  // Rows (split loop 0) of a contiguous axis (loop 1) packed back to back: a block holds one
+  // span of whole rows, at most kFusedBlockBytes (or one longer row), so that the updates land
+  // in L1. A smaller output keeps the fused copy: it stays in the cache.
   const ScatterLoop& outer = plan->loops[0];
   const uint64_t block_rows = std::min(std::max<uint64_t>(1, kFusedBlockBytes / item_bytes),
                                        static_cast<uint64_t>(outer.size));
@@ -134,7 +135,7 @@ void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream
       plan->components[0].pitch_bytes == static_cast<int64_t>(g.output.elem_bytes) &&
       outer.out_stride_bytes == static_cast<int64_t>(item_bytes) &&
       span_bytes <= kMaxScatterBlockBytes) {
-    plan->strip_items = block_rows;
+    plan->block_items = block_rows;
     plan->block_bytes = span_bytes;
     plan->fused_block = true;
     plan->stream_block = kernels::BestKernels().copy_bytes_stream_unfenced;

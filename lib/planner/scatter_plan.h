@@ -72,7 +72,8 @@ struct ScatterPlan {
   uint64_t max_slices = 1;             // 1: run inline, never touch the thread pool
   // > 0: each slice walks its share of the split loop in strips of this many items, every other
   // loop in full per strip, so that one strip's destinations stay in the cache: the row along
-  // an outer axis (kScatterStripBytes), or any split loop of a fused copy (kFusedStripBytes).
+  // an outer axis (kScatterStripBytes), or any split loop of a fused copy (kFusedStripBytes;
+  // a fused block run with a scratch slot walks block_items instead).
   // Per destination the order of updates is unchanged.
   uint64_t strip_items = 0;
   // Fused copy (SCATTER only, op_scatter.cc CanFuseScatterCopy): the step itself copies
@@ -99,6 +100,9 @@ struct ScatterPlan {
   // written without being read first (block_bytes: the largest span).
   uint64_t block_bytes = 0;
   bool fused_block = false;
+  // fused_block, run with a scratch slot: the split loop walked in strips of this many rows
+  // instead of strip_items (block_bytes = block_items rows), so that the block stays in L1.
+  uint64_t block_items = 0;
   // block_bytes: writes a block's rows of whole lines back with non-temporal stores (unfenced).
   kernels::CopyBytesFn stream_block = nullptr;
   kernels::ScatterResolveFn resolve = nullptr;
@@ -143,8 +147,8 @@ constexpr uint64_t kScatterStripBytes = uint64_t{2} << 20;  // destinations one 
 constexpr uint64_t kFusedStripBytes = uint64_t{1} << 20;
 constexpr uint64_t kMinFusedStripBytes = uint64_t{256} << 10;
 constexpr uint64_t kMaxScratchSlots = 64;  // ScratchPool::kMaxSlots (device.cc sizes the pool)
-// A fused block's span (ScatterPlan::fused_block): whole rows of about this many bytes, at
-// least one, so that its random stores hit L1 (docs/performance.md, session 43).
+// A fused block's span (ScatterPlan::block_items): as many whole rows as fit this many bytes,
+// or one longer row, so that its random stores hit L1 (docs/performance.md, session 43).
 constexpr uint64_t kFusedBlockBytes = uint64_t{16} << 10;
 // The largest scratch block (ScatterPlan::block_bytes): one line of columns per axis element.
 constexpr uint64_t kMaxScatterBlockBytes = uint64_t{1} << 20;
