@@ -37,7 +37,6 @@ constexpr int64_t kPrefetchLinesPerRow = 8;
 // session 38).
 constexpr size_t kTouchAheadRows = 16;
 constexpr size_t kMinTouchAheadRowBytes = 512;
-constexpr int64_t kLineBytes = 64;
 // A row along the indexed axis prefetches the next row's destinations up to this span.
 constexpr uint64_t kPrefetchRowSpanBytes = uint64_t{64} << 10;
 
@@ -334,9 +333,8 @@ void RunScatterSliceUnfenced(const ScatterPlan& plan, const ScatterArgs& args, u
                            (!plan.fused_block || copy)
                        ? args.scratch->Acquire()
                        : nullptr;
-  const uint64_t strip = block != nullptr && plan.fused_block ? plan.block_items
-                         : plan.strip_items == 0              ? end - begin
-                                                               : plan.strip_items;
+  uint64_t strip = plan.strip_items == 0 ? end - begin : plan.strip_items;
+  if (block != nullptr && plan.fused_block) strip = plan.block_items;
   if (block != nullptr && !plan.fused_block) {
     for (uint64_t b = begin; b < end; b += strip) {
       ApplyStripInBlock(plan, args, block, static_cast<int64_t>(b),

@@ -12,7 +12,6 @@ namespace dmlcpu {
 namespace internal {
 namespace {
 
-constexpr int64_t kLineBytes = 64;
 // Rows of a scratch-block strip (ScatterPlan::block_bytes) prefetched ahead of the one copied.
 constexpr int64_t kBlockAhead = 8;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the scatter step's walks (scatter.cc) share with its scratch blocks (scatter_blocks.cc):
-// the row odometer over a plan's loops and the strip helpers. No TBB, no Highway.
+// the line size, the row odometer over a plan's loops and the strip helpers. No TBB, no Highway.
 #ifndef DMLCPU_EXECUTOR_SCATTER_ROWS_H_
 #define DMLCPU_EXECUTOR_SCATTER_ROWS_H_
 
@@ -10,6 +10,8 @@
 
 namespace dmlcpu {
 namespace internal {
+
+constexpr int64_t kLineBytes = 64;
 
 // Bumps the row odometer over loops[0, count - 1) by one row.
 inline void NextRow(const ScatterLoop* loops, uint32_t count, int64_t* coord, int64_t* out_off,

@@ -95,8 +95,8 @@ bool CanFuseScatterCopy(const ScatterGeometry& g, const ScatterPlan& plan) {
 
 // Marks the copy fused (the binding is set by the caller) and strips the split loop so that one
 // strip's region, copied and then updated, is about strip_bytes (a fused block's, about
-// kFusedBlockBytes). stream_output: the output is
-// large enough to be streamed (ScatterSettings::stream_threshold_bytes).
+// kFusedBlockBytes). stream_output: the output is large enough to be streamed
+// (ScatterSettings::stream_threshold_bytes).
 void FuseScatterCopy(const ScatterGeometry& g, uint64_t strip_bytes, bool stream_output,
                      ScatterPlan* plan) {
   plan->fused_copy = true;
